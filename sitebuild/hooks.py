@@ -1,0 +1,110 @@
+"""MkDocs hooks: run the computations, hand their files to MkDocs, fill the pages.
+
+mkdocs-static-i18n builds each language by running the whole build again, so
+every event here fires once per language. Expensive work is keyed by the hash
+of its source (sitebuild.runs.RunCache): the first language runs it, the
+others reuse it.
+
+``mkdocs build`` fails loudly on anything wrong: a failed run, an unknown result
+name, a claim the run refutes. ``mkdocs serve`` shows the same errors on the
+pages and in the log instead, and recovers by itself once the cause is fixed,
+because the experiment's folder is watched and its new hash forces a new run.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+from sitebuild import mathml, notebooks
+from sitebuild.runs import RunCache, RunFailed
+from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
+
+log = logging.getLogger("mkdocs.hooks.sitebuild")
+
+GENERATED_DIR = "run"  # where results.json and the figures are published
+_runs = RunCache()
+_state = {"command": "build", "error": None}
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    _state["command"] = command
+
+
+def on_shutdown() -> None:
+    _runs.clear()
+
+
+def _serving() -> bool:
+    return _state["command"] == "serve"
+
+
+def _fail(message: str) -> None:
+    """Stop a build; in a preview, log the error and show it on the pages."""
+    if not _serving():
+        raise PluginError(message)
+    log.error(message)
+
+
+def on_config(config):
+    try:
+        runs = _runs.refresh()
+        _state["error"] = None
+    except RunFailed as error:
+        runs = {}
+        _state["error"] = str(error)
+        _fail(str(error))
+    _state["values"] = {name: run.data for name, run in runs.items()}
+    _state["runs"] = runs
+    notebooks.configure(config, runs, serving=_serving())
+    return config
+
+
+def on_files(files: Files, config) -> Files:
+    for run in _state["runs"].values():
+        for path in run.files():
+            files.append(File.generated(config, f"{GENERATED_DIR}/{path.name}",
+                                        abs_src_path=str(path)))
+    return files
+
+
+def _language(page, config) -> str:
+    return getattr(page.file, "locale", None) or config.theme.get("language", "en")
+
+
+@event_priority(100)  # before other plugins read the Markdown
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    if _state["error"]:
+        # No numbers at all rather than stale ones: every value shows as "?".
+        return _error_banner(_state["error"]) + SHORTCODE.sub("?", markdown)
+    try:
+        expanded, checked = expand(markdown, _state["values"], _language(page, config))
+    except ShortcodeError as error:
+        message = f"{page.file.src_uri}: {error}"
+        _fail(message)
+        return _error_banner(message) + markdown
+    if checked:
+        log.debug("%s: %d claims hold for this run", page.file.src_uri, len(checked))
+    return expanded
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    try:
+        return mathml.render(html)
+    except mathml.MathError as error:
+        _fail(f"{page.file.src_uri}: {error}")
+        return html
+
+
+@event_priority(10)  # before mkdocs-jupyter evicts what the other languages still need
+def on_post_build(config) -> None:
+    notebooks.keep_cache_across_languages(config)
+
+
+def _error_banner(message: str) -> str:
+    body = "\n".join("    " + line for line in message.splitlines())
+    return f'!!! failure "The build could not compute this page"\n\n    ```text\n{body}\n    ```\n\n'
+

@@ -1,0 +1,41 @@
+"""TeX to MathML at build time, so that math needs no script and no CDN.
+
+pymdownx.arithmatex (generic mode) leaves ``<span class="arithmatex">\\(...\\)</span>``
+and ``<div class="arithmatex">\\[...\\]</div>`` in the page; this replaces each
+with MathML, which browsers render natively.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from latex2mathml.converter import convert
+
+INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
+BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
+
+
+class MathError(ValueError):
+    pass
+
+
+def _converter(display: str):
+    def replace(match: re.Match) -> str:
+        tex = html.unescape(match["tex"]).strip()
+        try:
+            mathml = convert(tex, display=display)
+        except Exception as error:  # latex2mathml raises many kinds for bad TeX
+            raise MathError(f"cannot render TeX {tex!r}: {error}") from error
+        # The TeX stays as the accessible name's fallback for search and copy.
+        mathml = mathml.replace("<math ", f'<math alttext="{html.escape(tex)}" ', 1)
+        if display == "block":
+            return f'<div class="math-display">{mathml}</div>'
+        return mathml
+
+    return replace
+
+
+def render(page_html: str) -> str:
+    page_html = BLOCK.sub(_converter("block"), page_html)
+    return INLINE.sub(_converter("inline"), page_html)

@@ -1,0 +1,109 @@
+"""Numbers as a page in a given language prints them.
+
+Styles name the precision a sentence needs:
+
+    int     4096          grouped digits
+    fixN    0.332         N decimals
+    sigN    0.75          N significant digits, trailing zeros dropped
+    sciN    1.3 × 10⁻³¹   N significant digits in scientific notation
+    plain   0.03          the shortest exact form, as Python's repr
+    text    2.13.0+cpu    a string, unchanged
+    short   3f9a1c0b2d4e  the first 12 characters of a string (a hash)
+
+English writes a decimal point and groups thousands with a comma; Ukrainian and
+Swedish write a decimal comma and group with a narrow no-break space. Numbers
+below 10 000 are not grouped (1200, 4096), as all three style guides allow.
+All three write minus as U+2212.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+DECIMAL_SIGN = {"en": ".", "uk": ",", "sv": ","}
+GROUP_SIGN = {"en": ",", "uk": "\u202f", "sv": "\u202f"}  # \u202f: narrow no-break space
+MINUS = "\u2212"
+TIMES = "\u00a0×\u00a010"  # no-break spaces keep "1.3 × 10⁻³¹" on one line
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+_STYLE = re.compile(r"^(int|plain|text|short|(fix|sig|sci)(\d{1,2}))$")
+
+
+class FormatError(ValueError):
+    """An unknown style, or a value the style cannot print."""
+
+
+def format_value(value, style: str, language: str) -> str:
+    if language not in DECIMAL_SIGN:
+        raise FormatError(f"unknown language {language!r}")
+    match = _STYLE.match(style)
+    if not match:
+        raise FormatError(f"unknown number style {style!r} (int, plain, text, short, fixN, sigN, sciN)")
+    if style in ("text", "short"):
+        if not isinstance(value, str | int):
+            raise FormatError(f"style {style!r} needs a string, got {value!r}")
+        return str(value) if style == "text" else str(value)[:12]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FormatError(f"style {style!r} needs a number, got {value!r}")
+    if not math.isfinite(value):
+        raise FormatError(f"cannot print the non-finite number {value!r}")
+    kind, digits = match.group(2), int(match.group(3) or 0)
+    if style == "int":
+        if value != int(value):
+            raise FormatError(f"style 'int' needs a whole number, got {value!r}")
+        return _localise(f"{int(value):,d}", language)
+    if style == "plain":
+        return _localise(repr(value), language)
+    if kind == "fix":
+        return _localise(f"{value:,.{digits}f}", language)
+    if kind == "sig":
+        if digits < 1:
+            raise FormatError("sig needs at least one digit")
+        return _localise(_significant(value, digits), language)
+    return _scientific(value, max(digits, 1), language)
+
+
+def _significant(value: float, digits: int) -> str:
+    if value == 0:
+        return "0"
+    decimals = max(digits - 1 - math.floor(math.log10(abs(value))), 0)
+    text = f"{value:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _scientific(value: float, digits: int, language: str) -> str:
+    if value == 0:
+        return "0"
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    exponent = int(exponent)
+    if exponent == 0:
+        return _localise(mantissa, language)
+    power = str(exponent).translate(SUPERSCRIPT)
+    return f"{_localise(mantissa, language)}{TIMES}{power}"
+
+
+def _localise(text: str, language: str) -> str:
+    """Turn Python's '1,234.5' or '-0.5' into the language's own signs."""
+    whole = text.lstrip("-").split(".")[0]
+    if len(whole.replace(",", "")) <= 4:
+        text = text.replace(",", "")
+    text = text.replace(",", "\0").replace(".", DECIMAL_SIGN[language])
+    return text.replace("\0", GROUP_SIGN[language]).replace("-", MINUS)
+
+
+def format_range(low, high, style: str, language: str) -> str:
+    """'0.139–0.153', or one number when both ends print the same."""
+    low_text, high_text = (format_value(v, style, language) for v in (low, high))
+    return low_text if low_text == high_text else f"{low_text}\u2013{high_text}"
+
+
+def parse_number(text: str, language: str) -> float:
+    """Read back a number printed by format_value for LANGUAGE."""
+    text = text.strip().replace("\u202f", "").replace("\u00a0", " ").replace(MINUS, "-")
+    text = text.replace(",", "") if language == "en" else text.replace(",", ".")
+    if "×" not in text:
+        return float(text)
+    mantissa, power = (part.strip() for part in text.split("×"))
+    exponent = power.removeprefix("10").translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
+    return float(mantissa) * 10 ** int(exponent)

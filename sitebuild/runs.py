@@ -1,0 +1,133 @@
+"""The computations behind the pages, run in fresh interpreters.
+
+A computation is a package run as ``python -m PACKAGE --out DIR``; it writes one
+JSON file (and possibly figures) into DIR. The site build runs every
+computation once per change of its source, never once per language: the cache
+key is a hash of the package's ``*.py`` files, so a prose edit reuses the run
+and a code edit repeats it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Computation:
+    name: str  # the namespace its values take in a page: {{ num run.seeds.0.seed }}
+    package: str  # python -m PACKAGE --out DIR
+    output: str  # the JSON file it writes into DIR
+
+    def source_hash(self) -> str:
+        digest = hashlib.sha256()
+        for path in sorted((PROJECT_ROOT / self.package).rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".json"}:
+                digest.update(path.relative_to(PROJECT_ROOT).as_posix().encode())
+                digest.update(path.read_bytes())
+        return digest.hexdigest()
+
+
+COMPUTATIONS = (
+    Computation(name="run", package="experiment", output="results.json"),
+    Computation(name="toy", package="examples", output="examples.json"),
+)
+
+
+class RunFailed(RuntimeError):
+    """A computation exited non-zero, was interrupted, or wrote no valid output."""
+
+
+@dataclass
+class Run:
+    computation: Computation
+    source_hash: str
+    out_dir: Path
+    data: dict = field(repr=False)
+
+    def files(self) -> list[Path]:
+        return sorted(p for p in self.out_dir.iterdir() if p.is_file())
+
+
+def execute(computation: Computation, source_hash: str) -> Run:
+    """Run COMPUTATION in a fresh interpreter into a new folder; raise RunFailed."""
+    # Outside docs/ (a write there makes `mkdocs serve` rebuild forever) and
+    # outside the project, so that a crashed build leaves nothing to clean.
+    out_dir = Path(tempfile.mkdtemp(prefix=f"attention-site-{computation.package}-"))
+    command = [sys.executable, "-m", computation.package, "--out", str(out_dir)]
+    try:
+        done = subprocess.run(
+            command, cwd=PROJECT_ROOT, capture_output=True, text=True, check=False
+        )
+    except KeyboardInterrupt:
+        shutil.rmtree(out_dir, ignore_errors=True)
+        raise
+    if done.returncode != 0:
+        shutil.rmtree(out_dir, ignore_errors=True)
+        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-25:])
+        raise RunFailed(
+            f"`python -m {computation.package}` failed with exit code {done.returncode}:\n{tail}"
+        )
+    try:
+        data = json.loads((out_dir / computation.output).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        shutil.rmtree(out_dir, ignore_errors=True)
+        raise RunFailed(f"`python -m {computation.package}` wrote no valid "
+                        f"{computation.output}: {error}") from error
+    return Run(computation, source_hash, out_dir, data)
+
+
+class RunCache:
+    """The latest successful run of each computation, kept for this process.
+
+    ``mkdocs build`` is a new process, so it always runs fresh; ``mkdocs serve``
+    keeps one process, so a rebuild repeats only what changed.
+    """
+
+    def __init__(self) -> None:
+        self._runs: dict[str, Run] = {}
+
+    def refresh(self) -> dict[str, Run]:
+        """Re-run what changed since the last call (in parallel); raise RunFailed."""
+        stale = {}
+        for computation in COMPUTATIONS:
+            source_hash = computation.source_hash()
+            current = self._runs.get(computation.name)
+            if current is None or current.source_hash != source_hash:
+                stale[computation] = source_hash
+        if stale:
+            with ThreadPoolExecutor(max_workers=len(stale)) as pool:
+                futures = {c: pool.submit(execute, c, h) for c, h in stale.items()}
+                failures = []
+                for computation, future in futures.items():
+                    try:
+                        self._replace(future.result())
+                    except RunFailed as error:
+                        # A failed run must not leave the previous numbers in use.
+                        self._drop(computation.name)
+                        failures.append(str(error))
+                if failures:
+                    raise RunFailed("\n\n".join(failures))
+        return dict(self._runs)
+
+    def _replace(self, run: Run) -> None:
+        self._drop(run.computation.name)
+        self._runs[run.computation.name] = run
+
+    def _drop(self, name: str) -> None:
+        old = self._runs.pop(name, None)
+        if old is not None:
+            shutil.rmtree(old.out_dir, ignore_errors=True)
+
+    def clear(self) -> None:
+        for name in list(self._runs):
+            self._drop(name)

@@ -1,0 +1,110 @@
+"""Computed values in page Markdown: ``{{ KIND ARGUMENTS }}``.
+
+    {{ num run.seeds.0.heldout_mse sci2 }}   one number (styles: sitebuild.numbers)
+    {{ range run.summary.erase_query fix3 }} "0.139–0.153" from {min, max} or a list
+    {{ vec toy.two_positions.shares sig2 }}  "[0.75, 0.25]"
+    {{ list run.config.seeds int }}          "0, 1, 2": a list in running text
+    {{ mat toy.two_positions.W_V sig3 }}     "[[2, 0], [0, 2]]"
+    {{ rows heldout }}                       table body rows (sitebuild.tables)
+    {{ claim heldout_at_float_precision }}   a checked sentence (sitebuild.claims)
+
+Paths start with a computation's name (``run``, ``toy``) and walk its JSON by
+key or list index. Anything unknown raises ShortcodeError, which the build
+reports with the page's name: a typo never prints as an empty cell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sitebuild import claims, tables
+from sitebuild.numbers import FormatError, format_range, format_value
+
+SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s+(?P<args>[^{}]*?)\s*\}\}")
+STRAY_BRACES = re.compile(r"\{\{\s+[a-z]+\b")  # a shortcode that failed to parse
+
+
+class ShortcodeError(ValueError):
+    pass
+
+
+def lookup(values: dict, path: str):
+    node = values
+    walked = []
+    for part in path.split("."):
+        walked.append(part)
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise ShortcodeError(f"unknown result name {'.'.join(walked)!r} (in {path!r})")
+    return node
+
+
+def _range_ends(node, path: str):
+    if isinstance(node, dict) and {"min", "max"} <= node.keys():
+        return node["min"], node["max"]
+    if isinstance(node, list) and node and all(isinstance(v, int | float) for v in node):
+        return min(node), max(node)
+    raise ShortcodeError(f"{path!r} is neither {{min, max}} nor a list of numbers")
+
+
+def _render(kind: str, args: list[str], values: dict, language: str, claims_seen: list):
+    def expect(count: int, usage: str):
+        if len(args) != count:
+            raise ShortcodeError(f"`{{{{ {kind} {' '.join(args)} }}}}`: usage {usage}")
+
+    if kind == "num":
+        expect(2, "{{ num PATH STYLE }}")
+        return format_value(lookup(values, args[0]), args[1], language)
+    if kind == "range":
+        expect(2, "{{ range PATH STYLE }}")
+        return format_range(*_range_ends(lookup(values, args[0]), args[0]), args[1], language)
+    if kind == "vec":
+        expect(2, "{{ vec PATH STYLE }}")
+        return tables.format_vector(lookup(values, args[0]), args[1], language)
+    if kind == "list":
+        expect(2, "{{ list PATH STYLE }}")
+        return tables.format_list(lookup(values, args[0]), args[1], language)
+    if kind == "mat":
+        expect(2, "{{ mat PATH STYLE }}")
+        return tables.format_matrix(lookup(values, args[0]), args[1], language)
+    if kind == "rows":
+        expect(1, "{{ rows TABLE }}")
+        try:
+            return tables.render_rows(args[0], values, language)
+        except (KeyError, IndexError) as error:
+            raise ShortcodeError(f"table {args[0]!r}: {error}") from error
+    if kind == "claim":
+        expect(1, "{{ claim NAME }}")
+        try:
+            claims.check(args[0], values)
+        except KeyError as error:
+            raise ShortcodeError(str(error.args[0])) from error
+        except claims.ClaimRefuted as error:
+            raise ShortcodeError(
+                f"claim {args[0]!r} is not supported by this run: {error}"
+            ) from error
+        claims_seen.append(args[0])
+        return f'<span class="claim" data-claim="{args[0]}" hidden></span>'
+    raise ShortcodeError(f"unknown shortcode {kind!r} in `{{{{ {kind} {' '.join(args)} }}}}`")
+
+
+def expand(markdown: str, values: dict, language: str) -> tuple[str, list[str]]:
+    """MARKDOWN with every shortcode replaced, and the claims it checked."""
+    claims_seen: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        try:
+            return _render(match["kind"], match["args"].split(), values, language, claims_seen)
+        except FormatError as error:
+            raise ShortcodeError(f"`{match.group(0)}`: {error}") from error
+
+    expanded = SHORTCODE.sub(replace, markdown)
+    stray = STRAY_BRACES.search(expanded)
+    if stray:
+        line = expanded.count("\n", 0, stray.start()) + 1
+        raise ShortcodeError(f"malformed shortcode near line {line}: "
+                             f"{expanded.splitlines()[line - 1].strip()!r}")
+    return expanded, claims_seen
