@@ -2,6 +2,7 @@
 # each sets up what it needs first, so both work on a fresh clone.
 
 PYTHON ?= python3.11
+export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed

@@ -106,5 +106,6 @@ def on_post_build(config) -> None:
 
 def _error_banner(message: str) -> str:
     body = "\n".join("    " + line for line in message.splitlines())
-    return f'!!! failure "The build could not compute this page"\n\n    ```text\n{body}\n    ```\n\n'
+    title = "The build could not compute this page"
+    return f'!!! failure "{title}"\n\n    ```text\n{body}\n    ```\n\n'
 

@@ -39,7 +39,8 @@ def format_value(value, style: str, language: str) -> str:
         raise FormatError(f"unknown language {language!r}")
     match = _STYLE.match(style)
     if not match:
-        raise FormatError(f"unknown number style {style!r} (int, plain, text, short, fixN, sigN, sciN)")
+        raise FormatError(f"unknown number style {style!r} "
+                          "(int, plain, text, short, fixN, sigN, sciN)")
     if style in ("text", "short"):
         if not isinstance(value, str | int):
             raise FormatError(f"style {style!r} needs a string, got {value!r}")
@@ -107,3 +108,24 @@ def parse_number(text: str, language: str) -> float:
     mantissa, power = (part.strip() for part in text.split("×"))
     exponent = power.removeprefix("10").translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
     return float(mantissa) * 10 ** int(exponent)
+
+
+def _separator(language: str) -> str:
+    """A comma between numbers, or a semicolon where the comma is the decimal sign."""
+    return "; " if DECIMAL_SIGN[language] == "," else ", "
+
+
+def format_list(values, style: str, language: str) -> str:
+    """'0, 1, 2': numbers in running text."""
+    texts = [format_value(v, style, language) for v in values]
+    decimals = any(DECIMAL_SIGN[language] in t for t in texts)
+    return (_separator(language) if decimals else ", ").join(texts)
+
+
+def format_vector(values, style: str, language: str) -> str:
+    """'[0.75, 0.25]', or '[0,75; 0,25]' where the decimal sign is a comma."""
+    return "[" + _separator(language).join(format_value(v, style, language) for v in values) + "]"
+
+
+def format_matrix(rows, style: str, language: str) -> str:
+    return "[" + _separator(language).join(format_vector(r, style, language) for r in rows) + "]"

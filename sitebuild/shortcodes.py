@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from sitebuild import claims, tables
-from sitebuild.numbers import FormatError, format_range, format_value
+from sitebuild.numbers import FormatError
+from sitebuild.values import UnknownValue, render
 
 SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s+(?P<args>[^{}]*?)\s*\}\}")
 STRAY_BRACES = re.compile(r"\{\{\s+[a-z]+\b")  # a shortcode that failed to parse
@@ -28,53 +29,19 @@ class ShortcodeError(ValueError):
     pass
 
 
-def lookup(values: dict, path: str):
-    node = values
-    walked = []
-    for part in path.split("."):
-        walked.append(part)
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            raise ShortcodeError(f"unknown result name {'.'.join(walked)!r} (in {path!r})")
-    return node
-
-
-def _range_ends(node, path: str):
-    if isinstance(node, dict) and {"min", "max"} <= node.keys():
-        return node["min"], node["max"]
-    if isinstance(node, list) and node and all(isinstance(v, int | float) for v in node):
-        return min(node), max(node)
-    raise ShortcodeError(f"{path!r} is neither {{min, max}} nor a list of numbers")
-
-
 def _render(kind: str, args: list[str], values: dict, language: str, claims_seen: list):
     def expect(count: int, usage: str):
         if len(args) != count:
             raise ShortcodeError(f"`{{{{ {kind} {' '.join(args)} }}}}`: usage {usage}")
 
-    if kind == "num":
-        expect(2, "{{ num PATH STYLE }}")
-        return format_value(lookup(values, args[0]), args[1], language)
-    if kind == "range":
-        expect(2, "{{ range PATH STYLE }}")
-        return format_range(*_range_ends(lookup(values, args[0]), args[0]), args[1], language)
-    if kind == "vec":
-        expect(2, "{{ vec PATH STYLE }}")
-        return tables.format_vector(lookup(values, args[0]), args[1], language)
-    if kind == "list":
-        expect(2, "{{ list PATH STYLE }}")
-        return tables.format_list(lookup(values, args[0]), args[1], language)
-    if kind == "mat":
-        expect(2, "{{ mat PATH STYLE }}")
-        return tables.format_matrix(lookup(values, args[0]), args[1], language)
+    if kind in ("num", "range", "vec", "list", "mat"):
+        expect(2, f"{{{{ {kind} PATH STYLE }}}}")
+        return render(kind, values, args[0], args[1], language)
     if kind == "rows":
         expect(1, "{{ rows TABLE }}")
         try:
             return tables.render_rows(args[0], values, language)
-        except (KeyError, IndexError) as error:
+        except (UnknownValue, KeyError, IndexError) as error:
             raise ShortcodeError(f"table {args[0]!r}: {error}") from error
     if kind == "claim":
         expect(1, "{{ claim NAME }}")
@@ -98,7 +65,7 @@ def expand(markdown: str, values: dict, language: str) -> tuple[str, list[str]]:
     def replace(match: re.Match) -> str:
         try:
             return _render(match["kind"], match["args"].split(), values, language, claims_seen)
-        except FormatError as error:
+        except (FormatError, UnknownValue) as error:
             raise ShortcodeError(f"`{match.group(0)}`: {error}") from error
 
     expanded = SHORTCODE.sub(replace, markdown)

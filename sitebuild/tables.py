@@ -1,77 +1,54 @@
 """Table bodies rendered from the run: ``{{ rows NAME }}`` below a header row.
 
 The header row stays in the page, in the page's language; these functions give
-the body rows, one list of cells per row, as numbers formatted for that language.
+the body rows, one list of cells per row, each cell a marked-up value
+(sitebuild.values.render) formatted for that language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from sitebuild.numbers import format_value
-
-
-def _separator(language: str) -> str:
-    """A comma between numbers, or a semicolon where the comma is the decimal sign."""
-    return "; " if format_value(0.5, "plain", language) == "0,5" else ", "
-
-
-def format_list(values, style: str, language: str) -> str:
-    """'0, 1, 2': numbers in running text."""
-    texts = [format_value(v, style, language) for v in values]
-    decimals = any(format_value(0.5, "plain", language)[1] in t for t in texts)
-    return (_separator(language) if decimals else ", ").join(texts)
-
-
-def format_vector(values, style: str, language: str) -> str:
-    """'[0.75, 0.25]', or '[0,75; 0,25]' where the decimal sign is a comma."""
-    return "[" + _separator(language).join(format_value(v, style, language) for v in values) + "]"
-
-
-def format_matrix(rows, style: str, language: str) -> str:
-    return "[" + _separator(language).join(format_vector(r, style, language) for r in rows) + "]"
+from sitebuild.values import render
 
 
 def heldout(values, language: str) -> list[list[str]]:
     """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R²."""
     return [
         [
-            format_value(seed["seed"], "int", language),
-            format_value(seed["heldout_mse"], "sci2", language),
-            format_value(seed["uniform_attention_mse"], "fix3", language),
-            format_value(1.0 - seed["min_r2"], "sci1", language),
+            render("num", values, f"run.seeds.{i}.seed", "int", language),
+            render("num", values, f"run.seeds.{i}.heldout_mse", "sci2", language),
+            render("num", values, f"run.seeds.{i}.uniform_attention_mse", "fix3", language),
+            render("num", values, f"run.seeds.{i}.one_minus_min_r2", "sci1", language),
         ]
-        for seed in values["run"]["seeds"]
+        for i in range(len(values["run"]["seeds"]))
     ]
 
 
 def interventions(values, language: str) -> list[list[str]]:
     """Per seed: seed, erase-query MSEs, erase-payload MSEs, shift change."""
-    rows = []
-    for seed in values["run"]["seeds"]:
-        measured = seed["interventions"]
-        rows.append([
-            format_value(seed["seed"], "int", language),
-            format_vector(measured["erase_query"], "fix3", language),
-            format_vector(measured["erase_payload"], "fix3", language),
-            format_value(measured["shift_irrelevant"], "sci1", language),
-        ])
-    return rows
+    return [
+        [
+            render("num", values, f"run.seeds.{i}.seed", "int", language),
+            render("vec", values, f"run.seeds.{i}.interventions.erase_query", "fix3", language),
+            render("vec", values, f"run.seeds.{i}.interventions.erase_payload", "fix3", language),
+            render("num", values, f"run.seeds.{i}.interventions.shift_irrelevant", "sci1",
+                   language),
+        ]
+        for i in range(len(values["run"]["seeds"]))
+    ]
 
 
 def value_contributions(values, language: str) -> list[list[str]]:
     """Per record: number, attention weight, value vector, weighted contribution."""
-    swap = values["toy"]["value_swap"]
     return [
         [
-            format_value(index + 1, "int", language),
-            format_value(weight, "sig3", language),
-            format_vector(value, "sig3", language),
-            format_vector(contribution, "sig3", language),
+            str(i + 1),  # the record's number, not a result
+            render("num", values, f"toy.value_swap.weights.{i}", "sig3", language),
+            render("vec", values, f"toy.value_swap.values.{i}", "sig3", language),
+            render("vec", values, f"toy.value_swap.contributions.{i}", "sig3", language),
         ]
-        for index, (weight, value, contribution) in enumerate(
-            zip(swap["weights"], swap["values"], swap["contributions"], strict=True)
-        )
+        for i in range(len(values["toy"]["value_swap"]["weights"]))
     ]
 
 
