@@ -28,11 +28,13 @@ class Computation:
     package: str  # python -m PACKAGE --out DIR
     output: str  # the JSON file it writes into DIR
 
+    root: Path = PROJECT_ROOT  # where `python -m PACKAGE` is run
+
     def source_hash(self) -> str:
         digest = hashlib.sha256()
-        for path in sorted((PROJECT_ROOT / self.package).rglob("*")):
+        for path in sorted((self.root / self.package).rglob("*")):
             if path.is_file() and path.suffix in {".py", ".json"}:
-                digest.update(path.relative_to(PROJECT_ROOT).as_posix().encode())
+                digest.update(path.relative_to(self.root).as_posix().encode())
                 digest.update(path.read_bytes())
         return digest.hexdigest()
 
@@ -66,7 +68,7 @@ def execute(computation: Computation, source_hash: str) -> Run:
     command = [sys.executable, "-m", computation.package, "--out", str(out_dir)]
     try:
         done = subprocess.run(
-            command, cwd=PROJECT_ROOT, capture_output=True, text=True, check=False
+            command, cwd=computation.root, capture_output=True, text=True, check=False
         )
     except KeyboardInterrupt:
         shutil.rmtree(out_dir, ignore_errors=True)
@@ -93,30 +95,45 @@ class RunCache:
     keeps one process, so a rebuild repeats only what changed.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, computations=COMPUTATIONS) -> None:
+        self.computations = computations
         self._runs: dict[str, Run] = {}
+        self._failures: dict[str, tuple[str, str]] = {}  # name -> (source hash, message)
+        self.executions = 0  # how many runs this cache started: a figure for tests
 
     def refresh(self) -> dict[str, Run]:
-        """Re-run what changed since the last call (in parallel); raise RunFailed."""
+        """Re-run what changed since the last call (in parallel); raise RunFailed.
+
+        A failure is remembered with its source hash, so the other languages of
+        the same build report it without running the same broken code again.
+        """
         stale = {}
-        for computation in COMPUTATIONS:
+        for computation in self.computations:
             source_hash = computation.source_hash()
             current = self._runs.get(computation.name)
             if current is None or current.source_hash != source_hash:
                 stale[computation] = source_hash
+        failures = []
+        for computation, source_hash in list(stale.items()):
+            failed = self._failures.get(computation.name)
+            if failed and failed[0] == source_hash:
+                failures.append(failed[1])
+                del stale[computation]
         if stale:
+            self.executions += len(stale)
             with ThreadPoolExecutor(max_workers=len(stale)) as pool:
                 futures = {c: pool.submit(execute, c, h) for c, h in stale.items()}
-                failures = []
                 for computation, future in futures.items():
                     try:
                         self._replace(future.result())
+                        self._failures.pop(computation.name, None)
                     except RunFailed as error:
                         # A failed run must not leave the previous numbers in use.
                         self._drop(computation.name)
+                        self._failures[computation.name] = (stale[computation], str(error))
                         failures.append(str(error))
-                if failures:
-                    raise RunFailed("\n\n".join(failures))
+        if failures:
+            raise RunFailed("\n\n".join(failures))
         return dict(self._runs)
 
     def _replace(self, run: Run) -> None:
