@@ -14,20 +14,22 @@ because the experiment's folder is watched and its new hash forces a new run.
 from __future__ import annotations
 
 import logging
+import shutil
+from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from sitebuild import mathml, notebooks
-from sitebuild.runs import RunCache, RunFailed
+from sitebuild.runs import RunCache, RunFailed, computations
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
 
 log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 GENERATED_DIR = "run"  # where results.json and the figures are published
-_runs = RunCache()
-_state = {"command": "build", "error": None}
+_caches: dict[Path, RunCache] = {}  # by project root: tests build copies of the project
+_state = {"command": "build", "error": None, "site_dir": None}
 
 
 def on_startup(command: str, dirty: bool) -> None:
@@ -35,7 +37,8 @@ def on_startup(command: str, dirty: bool) -> None:
 
 
 def on_shutdown() -> None:
-    _runs.clear()
+    for cache in _caches.values():
+        cache.clear()
 
 
 def _serving() -> bool:
@@ -50,8 +53,11 @@ def _fail(message: str) -> None:
 
 
 def on_config(config):
+    root = Path(config.config_file_path).resolve().parent
+    cache = _caches.setdefault(root, RunCache(computations(root)))
+    _state["site_dir"] = config.site_dir
     try:
-        runs = _runs.refresh()
+        runs = cache.refresh()
         _state["error"] = None
     except RunFailed as error:
         runs = {}
@@ -97,6 +103,14 @@ def on_page_content(html: str, page, config, files) -> str:
     except mathml.MathError as error:
         _fail(f"{page.file.src_uri}: {error}")
         return html
+
+
+def on_build_error(error) -> None:
+    """A failed build publishes nothing: no page with stale or partial numbers."""
+    if not _serving() and _state["site_dir"]:
+        shutil.rmtree(_state["site_dir"], ignore_errors=True)
+        log.error("Build failed; removed %s so that nothing half-built is published.",
+                  _state["site_dir"])
 
 
 @event_priority(10)  # before mkdocs-jupyter evicts what the other languages still need

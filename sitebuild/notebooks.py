@@ -20,10 +20,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from sitebuild.runs import PROJECT_ROOT
-
 PLUGIN = "mkdocs-jupyter"
-CACHE_ROOT = PROJECT_ROOT / ".cache" / "notebooks"
 
 
 def _plugin(config):
@@ -34,6 +31,7 @@ def _plugin(config):
 
 
 def configure(config, runs: dict, serving: bool) -> None:
+    """Always execute, never publish errors; cache only in a preview."""
     plugin = _plugin(config)
     if plugin.config["allow_errors"] or not plugin.config["execute"]:
         raise RuntimeError(f"{PLUGIN} must execute notebooks with allow_errors: false")
@@ -41,8 +39,9 @@ def configure(config, runs: dict, serving: bool) -> None:
     if not serving:
         return
     key = hashlib.sha256("".join(sorted(r.source_hash for r in runs.values())).encode())
-    cache_dir = CACHE_ROOT / key.hexdigest()[:16]
-    for old in CACHE_ROOT.glob("*"):
+    cache_root = Path(config.config_file_path).resolve().parent / ".cache" / "notebooks"
+    cache_dir = cache_root / key.hexdigest()[:16]
+    for old in cache_root.glob("*"):
         if old != cache_dir:
             shutil.rmtree(old, ignore_errors=True)
     plugin.config["cache_dir"] = str(cache_dir)

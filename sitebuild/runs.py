@@ -39,10 +39,12 @@ class Computation:
         return digest.hexdigest()
 
 
-COMPUTATIONS = (
-    Computation(name="run", package="experiment", output="results.json"),
-    Computation(name="toy", package="examples", output="examples.json"),
-)
+def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
+    """What the pages of the project at ROOT (the folder of mkdocs.yml) are computed from."""
+    return (
+        Computation(name="run", package="experiment", output="results.json", root=root),
+        Computation(name="toy", package="examples", output="examples.json", root=root),
+    )
 
 
 class RunFailed(RuntimeError):
@@ -95,7 +97,7 @@ class RunCache:
     keeps one process, so a rebuild repeats only what changed.
     """
 
-    def __init__(self, computations=COMPUTATIONS) -> None:
+    def __init__(self, computations: tuple[Computation, ...]) -> None:
         self.computations = computations
         self._runs: dict[str, Run] = {}
         self._failures: dict[str, tuple[str, str]] = {}  # name -> (source hash, message)

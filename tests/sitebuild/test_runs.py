@@ -23,8 +23,8 @@ def project(tmp_path):
 
 
 def cache_for(project):
-    return RunCache((Computation(name="toy", package="toycalc", output="toy.json",
-                                 root=project),))
+    computation = Computation(name="toy", package="toycalc", output="toy.json", root=project)
+    return RunCache((computation,))
 
 
 def test_a_second_language_reuses_the_run(project):
