@@ -1,0 +1,90 @@
+"""Synthetic examples whose features we know: latents, mixing, and the teacher.
+
+Each example is one request and four source records. Every input has nine
+latent coordinates: three query features, three payload features, three noise
+features. A fixed random orthogonal matrix R mixes them, x = zR, and the model
+sees only x.
+
+Random numbers come from numpy Generators rather than torch's: numpy's
+SeedSequence turns (seed, stream) into statistically independent streams, so
+training, held-out and mixing draws never overlap, and its float64 normals
+are about twice as fast as torch.randn on CPU (measured, see
+benchmarks/bench_experiment.py), which matters because drawing the data is the
+largest single cost of a run.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+import torch
+
+LATENT_DIM = 9
+HEAD_DIM = 3
+RECORDS = 4
+
+# Roles of the nine latent coordinates (columns of z).
+QUERY = slice(0, 3)
+PAYLOAD = slice(3, 6)
+NOISE = slice(6, 9)
+
+# Independent random streams; a seed's training stream also draws its initial weights.
+STREAMS = {"mixing": 0, "training": 1, "heldout": 2}
+
+# --8<-- [start:fixed_keys]
+fixed_keys = torch.tensor([
+    [ 1.,  1.,  1.],
+    [ 1., -1., -1.],
+    [-1.,  1., -1.],
+    [-1., -1.,  1.],
+], dtype=torch.float64)
+# --8<-- [end:fixed_keys]
+# (4, 3): the vertices of a tetrahedron; their differences span all three query directions.
+
+
+class Examples(NamedTuple):
+    latents: torch.Tensor  # (n, 5, 9): request then four records, query latents scaled
+    request: torch.Tensor  # (n, 9) mixed
+    records: torch.Tensor  # (n, 4, 9) mixed
+    target: torch.Tensor  # (n, 3)
+
+
+def generator(seed: int, stream: str) -> np.random.Generator:
+    """The random stream `stream` ("mixing", "training" or "heldout") of `seed`."""
+    return np.random.default_rng([seed, STREAMS[stream]])
+
+
+def mixing_matrix(seed: int) -> torch.Tensor:
+    """A random orthogonal 9 x 9 matrix R, fixed by `seed`."""
+    gaussian = torch.from_numpy(generator(seed, "mixing").standard_normal((9, 9)))
+    Q, upper = torch.linalg.qr(gaussian)
+    # The sign fix makes the factorisation unique and Q uniformly (Haar) distributed.
+    return Q * torch.sign(torch.diagonal(upper))
+
+
+def teacher(latents: torch.Tensor) -> torch.Tensor:
+    """The target: the request's query latents attend over the records' payloads."""
+    # --8<-- [start:teacher]
+    query = latents[:, 0, QUERY]                                      # (n, 3)
+    weights = torch.softmax(query @ fixed_keys.T / 3**0.5, dim=-1)    # (n, 4)
+    target = (weights.unsqueeze(-1) * latents[:, 1:, PAYLOAD]).sum(dim=1)  # (n, 3)
+    # --8<-- [end:teacher]
+    return target
+
+
+def mix(latents: torch.Tensor, R: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """What the model sees: (request (n, 9), records (n, 4, 9)) = latents @ R."""
+    inputs = latents @ R  # (n, 5, 9)
+    # Contiguous copies: the model's matmuls on strided slices would copy every step.
+    return inputs[:, 0].contiguous(), inputs[:, 1:].contiguous()
+
+
+def draw_examples(rng: np.random.Generator, n: int, R: torch.Tensor,
+                  query_scale: float) -> Examples:
+    """`n` fresh examples from `rng`; consecutive calls continue the same stream."""
+    # --8<-- [start:data]
+    latents = torch.from_numpy(rng.standard_normal((n, 1 + RECORDS, LATENT_DIM)))
+    latents[:, :, QUERY] *= query_scale    # every input's query latents: sharper attention
+    request, records = mix(latents, R)     # x = zR for the request and every record
+    target = teacher(latents)              # (n, 3)
+    # --8<-- [end:data]
+    return Examples(latents, request, records, target)
