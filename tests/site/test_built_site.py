@@ -1,0 +1,176 @@
+"""The built site, read as a reader's browser gets it: every page, number, listing and link."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+from sitebuild.numbers import parse_number
+from sitebuild.values import FORMATTERS, lookup, range_ends
+from tests.conftest import LANGUAGES, PAGES, ROOT, page_file
+
+pytestmark = pytest.mark.slow
+
+SNIPPET = re.compile(r'^-{2}8<-{2} "(?P<path>[^":]+):(?P<section>[\w-]+)"$', re.MULTILINE)
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.fixture(scope="module")
+def values(site):
+    return {
+        "run": json.loads((site / "run" / "results.json").read_text(encoding="utf-8")),
+        "toy": json.loads((site / "run" / "examples.json").read_text(encoding="utf-8")),
+    }
+
+
+def all_pages():
+    return [(language, page) for language in LANGUAGES for page in PAGES]
+
+
+@pytest.mark.parametrize(("language", "page"), all_pages())
+def test_every_page_exists_in_all_three_languages(site, language, page):
+    html = soup(page_file(site, language, page))
+    assert html.html["lang"] == language
+    assert html.find("h1") is not None
+
+
+@pytest.mark.parametrize(("language", "page"), all_pages())
+def test_language_switcher_stays_on_the_same_page(site, language, page):
+    html = soup(page_file(site, language, page))
+    here = page_file(site, language, page)
+    targets = {}
+    for link in html.select("a.md-select__link[hreflang]"):
+        target = (here.parent / unquote(urlsplit(link["href"]).path)).resolve()
+        targets[link["hreflang"]] = target if target.suffix else target / "index.html"
+    assert targets == {other: page_file(site, other, page).resolve() for other in LANGUAGES}
+
+
+@pytest.mark.parametrize(("language", "page"), all_pages())
+def test_every_printed_value_is_this_builds_result(site, values, language, page):
+    printed = soup(page_file(site, language, page)).select("span.value")
+    for span in printed:
+        kind, key, style = span["data-kind"], span["data-key"], span["data-style"]
+        node = lookup(values, key)
+        if kind == "range":
+            node = range_ends(node, key)
+        assert span.get_text() == FORMATTERS[kind](node, style, language), key
+        if kind == "num" and style not in ("text", "short"):
+            assert parse_number(span.get_text(), language) == pytest.approx(node, rel=0.06,
+                                                                            abs=1e-300), key
+    if page in ("attention/", "feature-recovery/"):
+        assert len(printed) >= 10, "an article without computed values is not computed"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_results_and_interventions_tables_show_every_seed(site, values, language):
+    html = soup(page_file(site, language, "feature-recovery/"))
+    for key in ("heldout_mse", "uniform_attention_mse", "interventions.erase_query",
+                "interventions.erase_payload", "interventions.shift_irrelevant"):
+        cells = [span for span in html.select("td span.value")
+                 if re.fullmatch(rf"run\.seeds\.\d+\.{re.escape(key)}", span["data-key"])]
+        assert len(cells) == len(values["run"]["seeds"]), key
+    for summary in ("erase_query", "erase_payload", "shift_irrelevant"):
+        assert html.select(f'td span.value[data-key="run.summary.{summary}"]'), summary
+
+
+def test_published_results_are_a_fresh_run_of_the_current_code(values):
+    from experiment.results import source_hash
+
+    assert values["run"]["source_hash"] == source_hash()
+
+
+def _section(path: str, section: str) -> str:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    match = re.search(rf"# --8<-- \[start:{section}\]\n(.*?)\n[ \t]*# --8<-- \[end:{section}\]",
+                      text, re.DOTALL)
+    assert match, f"{path} has no section {section}"
+    return textwrap.dedent(match.group(1)).strip()
+
+
+@pytest.mark.parametrize(("language", "page"), all_pages())
+def test_listings_equal_the_source_that_ran(site, language, page):
+    suffix = "" if language == "en" else f".{language}"
+    source = ROOT / "docs" / f"{(page.rstrip('/') or 'index')}{suffix}.md"
+    included = SNIPPET.findall(source.read_text(encoding="utf-8"))
+    shown = [code.get_text().strip() for code in
+             soup(page_file(site, language, page)).select("div.highlight pre code")]
+    for path, section in included:
+        assert _section(path, section) in shown, f"{path}:{section} on {source.name}"
+
+
+def _local_target(site: Path, page: Path, href: str) -> tuple[Path, str]:
+    parts = urlsplit(href)
+    target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+    if target.is_dir():
+        target = target / "index.html"
+    return target, unquote(parts.fragment)
+
+
+def test_no_broken_link_or_anchor(site):
+    ids: dict[Path, set[str]] = {}
+    broken = []
+    for page in site.rglob("*.html"):
+        for link in soup(page).select("a[href]"):
+            href = link["href"]
+            if urlsplit(href).scheme or href.startswith("//"):
+                continue
+            target, fragment = _local_target(site, page, href)
+            if not target.exists():
+                broken.append(f"{page.relative_to(site)} → {href}")
+                continue
+            if fragment and target.suffix == ".html":
+                if target not in ids:
+                    ids[target] = {tag["id"] for tag in soup(target).select("[id]")}
+                if fragment not in ids[target]:
+                    broken.append(f"{page.relative_to(site)} → {href} (no such anchor)")
+    assert not broken, "\n".join(broken)
+
+
+URL = re.compile(r"""(?:https?:)?//[^\s"'<>)]+""")
+
+
+def test_no_page_loads_or_links_anything_from_another_host(site):
+    offending = []
+    for path in list(site.rglob("*.html")) + list(site.rglob("*.css")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.suffix == ".html":
+            html = BeautifulSoup(text, "html.parser")
+            for tag in html.find_all(True):
+                for attribute in ("href", "src", "srcset", "action", "poster", "data"):
+                    value = tag.get(attribute)
+                    if isinstance(value, str) and URL.match(value.strip()):
+                        offending.append(f"{path.relative_to(site)}: <{tag.name} "
+                                         f"{attribute}={value!r}>")
+            styles = " ".join(style.get_text() for style in html.find_all("style"))
+        else:
+            styles = text
+        for url in re.findall(r"url\(\s*['\"]?((?:https?:)?//[^'\")]+)", styles):
+            offending.append(f"{path.relative_to(site)}: url({url})")
+    assert not offending, "\n".join(offending[:20])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_notebook_page_shows_executed_output(site, language):
+    html = soup(page_file(site, language, "notebook/"))
+    outputs = [node for node in html.select(".jp-OutputArea-output") if node.get_text().strip()
+               or node.find("img")]
+    images = html.select(".jp-OutputArea-output img")
+    assert len(outputs) >= 3 and images, "the notebook was not executed"
+    errors = html.select(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']")
+    assert not [e for e in errors if "Traceback" in e.get_text()]
+
+
+def test_results_and_figures_are_published_for_download(site):
+    for name in ("results.json", "examples.json", "query_response.svg", "value_response.svg",
+                 "loss_curves.svg", "query_response.png", "value_response.png",
+                 "loss_curves.png"):
+        assert (site / "run" / name).stat().st_size > 0, name
