@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,9 @@ class RunCache:
                 failures.append(failed[1])
                 del stale[computation]
         if stale:
+            started = time.perf_counter()
+            names = ", ".join(f"python -m {c.package}" for c in stale)
+            log.info("Running computations: %s", names)
             self.executions += len(stale)
             with ThreadPoolExecutor(max_workers=len(stale)) as pool:
                 futures = {c: pool.submit(execute, c, h) for c, h in stale.items()}
@@ -134,6 +140,7 @@ class RunCache:
                         self._drop(computation.name)
                         self._failures[computation.name] = (stale[computation], str(error))
                         failures.append(str(error))
+            log.info("Computations done in %.1f s", time.perf_counter() - started)
         if failures:
             raise RunFailed("\n\n".join(failures))
         return dict(self._runs)
