@@ -21,6 +21,7 @@ def compute() -> dict:
     # --8<-- [end:basis_change]
     return {
         "q": q[0].tolist(),
+        "K": K.tolist(),
         "M": M.tolist(),
         "det_M": torch.linalg.det(M).item(),
         "q_new": q_new[0].tolist(),

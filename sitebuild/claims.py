@@ -153,6 +153,70 @@ def causal_mask_zeroes_future(values) -> str:
                     f"largest weight on a future position: {max(future, default=0.0)}")
 
 
+# Exact arithmetic on small toy numbers still rounds in float64 (0.1 * 3 is not 0.3).
+TOY_TOLERANCE = 1e-12
+
+
+def _close(a, b) -> bool:
+    return abs(a - b) < TOY_TOLERANCE
+
+
+def worked_example_scale_is_one(values) -> str:
+    example = _toy(values, "two_positions")
+    raw = [example["q_B"] * example["k_A"], example["q_B"] * example["k_B"]]
+    return _require(example["d_k"] == 1 and all(map(_close, raw, example["scores"])),
+                    f"d_k = {example['d_k']}, raw dot products {raw}, "
+                    f"scores {example['scores']}")
+
+
+def worked_output_leans_towards_a(values) -> str:
+    example = _toy(values, "two_positions")
+    a_A, a_B = example["shares"]
+    mixed = [a_A * va + a_B * vb for va, vb in zip(example["v_A"], example["v_B"], strict=True)]
+    return _require(
+        a_A > a_B and _close(a_A + a_B, 1.0) and all(map(_close, mixed, example["z_B"]))
+        and example["z_B"] != example["x_B"],
+        f"attention weights {example['shares']}, head output {example['z_B']}, "
+        f"input {example['x_B']}",
+    )
+
+
+def causal_mask_keeps_past(values) -> str:
+    weights = _toy(values, "causal_mask", "weights")
+    past = [w for i, row in enumerate(weights) for j, w in enumerate(row) if j <= i]
+    return _require(all(w > 0.0 for w in past),
+                    f"smallest weight on the position itself or an earlier one: {min(past)}")
+
+
+def causal_weights_even_over_visible(values) -> str:
+    weights = _toy(values, "causal_mask", "weights")
+    uneven = [i for i, row in enumerate(weights)
+              if not all(_close(w, 1.0 / (i + 1)) for w in row[: i + 1])]
+    return _require(not uneven, f"query positions (from 0) with uneven weights: {uneven}")
+
+
+def causal_rows_sum_to_one(values) -> str:
+    sums = _toy(values, "causal_mask", "row_sums")
+    return _require(all(_close(total, 1.0) for total in sums), f"row sums {sums}")
+
+
+def basis_change_is_invertible(values) -> str:
+    determinant = _toy(values, "basis_change", "det_M")
+    return _require(abs(determinant) > TOY_TOLERANCE, f"det M = {determinant!r}")
+
+
+def equal_scores_mix_evenly(values) -> str:
+    exercise, example = _toy(values, "exercise"), _toy(values, "two_positions")
+    a_A, a_B = exercise["shares"]
+    average = [(va + vb) / 2 for va, vb in zip(exercise["v_A"], exercise["v_B"], strict=True)]
+    same_values = (exercise["v_A"], exercise["v_B"]) == (example["v_A"], example["v_B"])
+    return _require(
+        _close(a_A, a_B) and all(map(_close, average, exercise["z_B"])) and same_values,
+        f"scores {exercise['scores']} give attention weights {exercise['shares']} and "
+        f"head output {exercise['z_B']}; value vectors unchanged: {same_values}",
+    )
+
+
 CLAIMS: dict[str, Callable] = {
     "heldout_at_float_precision": heldout_at_float_precision,
     "uniform_baseline_far_worse": uniform_baseline_far_worse,
@@ -168,6 +232,13 @@ CLAIMS: dict[str, Callable] = {
     "value_swap_keeps_weights": value_swap_keeps_weights,
     "basis_change_keeps_scores": basis_change_keeps_scores,
     "causal_mask_zeroes_future": causal_mask_zeroes_future,
+    "worked_example_scale_is_one": worked_example_scale_is_one,
+    "worked_output_leans_towards_a": worked_output_leans_towards_a,
+    "causal_mask_keeps_past": causal_mask_keeps_past,
+    "causal_weights_even_over_visible": causal_weights_even_over_visible,
+    "causal_rows_sum_to_one": causal_rows_sum_to_one,
+    "basis_change_is_invertible": basis_change_is_invertible,
+    "equal_scores_mix_evenly": equal_scores_mix_evenly,
 }
 
 

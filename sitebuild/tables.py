@@ -52,10 +52,22 @@ def value_contributions(values, language: str) -> list[list[str]]:
     ]
 
 
+def causal_mask(values, language: str) -> list[list[str]]:
+    """Per query position: its number, then its attention weight on every key position."""
+    weights = values["toy"]["causal_mask"]["weights"]  # (query position, key position)
+    return [
+        [str(i + 1)]  # the position's number, not a result
+        + [render("num", values, f"toy.causal_mask.weights.{i}.{j}", "sig2", language)
+           for j in range(len(row))]
+        for i, row in enumerate(weights)
+    ]
+
+
 TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
     "heldout": heldout,
     "interventions": interventions,
     "value_contributions": value_contributions,
+    "causal_mask": causal_mask,
 }
 
 
