@@ -21,6 +21,7 @@ from experiment.model import Student, initial_student, mse
 # small enough (~1.2 MB of latents) to stay in cache. Results do not depend on it,
 # because consecutive draws continue one random stream.
 STEPS_PER_DRAW = 25
+SCALED_KEYS = fixed_keys / 3**0.5  # (4, 3)
 
 
 class TrainedSeed(NamedTuple):
@@ -37,10 +38,11 @@ def gradients(student_output, request, records, target):
     # prediction = sum_j A_j v_j: the score of record j moves it along v_j.
     d_A = (V @ d_prediction.unsqueeze(-1)).squeeze(-1)  # (B, 4)
     d_scores = A * (d_A - (A * d_A).sum(dim=-1, keepdim=True))  # softmax's Jacobian, (B, 4)
-    d_q = d_scores @ fixed_keys / 3**0.5  # (B, 3)
+    # scores = request @ Wq @ fixed_keys.T / sqrt(3); (9, B) @ (B, 4) first is the cheaper order.
+    grad_Wq = (request.T @ d_scores) @ SCALED_KEYS  # (9, 3)
     # prediction = (sum_j A_j x_j) @ Wv, so Wv sees the attention-weighted record.
-    attended_records = (A.unsqueeze(1) @ records).squeeze(1)  # (B, 9)
-    return request.T @ d_q, attended_records.T @ d_prediction
+    attended_records = (A.unsqueeze(-1) * records).sum(dim=1)  # (B, 9)
+    return grad_Wq, attended_records.T @ d_prediction
 
 
 class Adam:
@@ -53,8 +55,8 @@ class Adam:
         self.exp_avg_sq = [torch.zeros_like(p) for p in self.params]
         self.steps = 0
 
-    @torch.no_grad()
     def step(self, grads) -> None:
+        """Update every parameter in place; call under torch.no_grad()."""
         self.steps += 1
         step_size = self.lr / (1 - self.beta1**self.steps)
         bias_correction2_sqrt = (1 - self.beta2**self.steps) ** 0.5
@@ -83,10 +85,10 @@ def train_seed(config: Config, seed: int, R: torch.Tensor) -> TrainedSeed:
         for first_step in range(0, config.steps, STEPS_PER_DRAW):
             steps_here = min(STEPS_PER_DRAW, config.steps - first_step)
             batches = data.draw_examples(rng, steps_here * B, R, config.query_scale)
-            for i in range(steps_here):
-                request = batches.request[i * B:(i + 1) * B]  # (B, 9)
-                records = batches.records[i * B:(i + 1) * B]  # (B, 4, 9)
-                target = batches.target[i * B:(i + 1) * B]  # (B, 3)
+            for request, records, target in zip(  # (B, 9), (B, 4, 9), (B, 3) per step
+                batches.request.split(B), batches.records.split(B), batches.target.split(B),
+                strict=True,
+            ):
                 output = student(request, records)
                 losses.append(mse(output[0], target))
                 optimizer.step(gradients(output, request, records, target))
