@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sitebuild.numbers import format_value
 from sitebuild.values import render
 
 
@@ -19,7 +20,8 @@ def heldout(values, language: str) -> list[list[str]]:
             render("num", values, f"run.seeds.{i}.seed", "int", language),
             render("num", values, f"run.seeds.{i}.heldout_mse", "sci2", language),
             render("num", values, f"run.seeds.{i}.uniform_attention_mse", "fix3", language),
-            render("num", values, f"run.seeds.{i}.one_minus_min_r2", "sci1", language),
+            # Derived from min_r2: results.json has no key of its own for it, so no markup.
+            format_value(1.0 - values["run"]["seeds"][i]["min_r2"], "sci1", language),
         ]
         for i in range(len(values["run"]["seeds"]))
     ]
@@ -32,7 +34,8 @@ def interventions(values, language: str) -> list[list[str]]:
             render("num", values, f"run.seeds.{i}.seed", "int", language),
             render("vec", values, f"run.seeds.{i}.interventions.erase_query", "fix3", language),
             render("vec", values, f"run.seeds.{i}.interventions.erase_payload", "fix3", language),
-            render("num", values, f"run.seeds.{i}.interventions.shift_irrelevant", "sci1",
+            # sci2: with one significant digit a printed value can be a third off (1.5 → 2).
+            render("num", values, f"run.seeds.{i}.interventions.shift_irrelevant", "sci2",
                    language),
         ]
         for i in range(len(values["run"]["seeds"]))
