@@ -8,18 +8,14 @@ sees only x.
 Random numbers come from numpy rather than torch: numpy's SeedSequence turns
 (seed, stream) into statistically independent streams, so training, held-out
 and mixing draws never overlap; and drawing the data is the largest single cost
-of a run, where numpy's SFC64 generator gives float64 normals about three times
-as fast as torch.randn on CPU (see benchmarks/bench_experiment.py).
+of a run, where numpy's SFC64 generator gives float64 normals about two and a
+half times as fast as torch.randn on CPU (see benchmarks/bench_experiment.py).
 """
 
 from typing import NamedTuple
 
 import numpy as np
 import torch
-
-LATENT_DIM = 9
-HEAD_DIM = 3
-RECORDS = 4
 
 # Roles of the nine latent coordinates (columns of z).
 QUERY = slice(0, 3)
@@ -49,8 +45,8 @@ class Examples(NamedTuple):
 
 def generator(seed: int, stream: str) -> np.random.Generator:
     """The random stream `stream` ("mixing", "training" or "heldout") of `seed`."""
-    # SFC64: the fastest of numpy's bit generators here; it passes the usual
-    # statistical test batteries (PractRand, TestU01's BigCrush).
+    # SFC64 (Doty-Humphrey's Small Fast Chaotic generator, from PractRand): the
+    # fastest of numpy's bit generators here; numpy guarantees its stream per seed.
     return np.random.Generator(np.random.SFC64(np.random.SeedSequence([seed, STREAMS[stream]])))
 
 
@@ -73,19 +69,20 @@ def teacher(latents: torch.Tensor) -> torch.Tensor:
 
 
 def mix(latents: torch.Tensor, R: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """What the model sees: (request (n, 9), records (n, 4, 9)) = latents @ R."""
-    inputs = latents @ R  # (n, 5, 9)
+    """What the model sees of (possibly edited) latents (n, 5, 9), as draw_examples mixes."""
+    x = latents @ R  # (n, 5, 9)
     # Contiguous copies: the model's matmuls on strided slices would copy every step.
-    return inputs[:, 0].contiguous(), inputs[:, 1:].contiguous()
+    return x[:, 0].contiguous(), x[:, 1:].contiguous()
 
 
 def draw_examples(rng: np.random.Generator, n: int, R: torch.Tensor,
                   query_scale: float) -> Examples:
     """`n` fresh examples from `rng`; consecutive calls continue the same stream."""
     # --8<-- [start:data]
-    latents = torch.from_numpy(rng.standard_normal((n, 1 + RECORDS, LATENT_DIM)))
-    latents[:, :, QUERY] *= query_scale    # every input's query latents: sharper attention
-    request, records = mix(latents, R)     # x = zR for the request and every record
-    target = teacher(latents)              # (n, 3)
+    latents = torch.from_numpy(rng.standard_normal((n, 5, 9)))  # z: request, then 4 records
+    latents[:, :, QUERY] *= query_scale     # every input's query latents: sharper attention
+    x = latents @ R                         # x = zR for the request and every record
+    request, records = x[:, 0], x[:, 1:]    # (n, 9), (n, 4, 9)
+    target = teacher(latents)               # (n, 3)
     # --8<-- [end:data]
-    return Examples(latents, request, records, target)
+    return Examples(latents, request.contiguous(), records.contiguous(), target)

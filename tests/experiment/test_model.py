@@ -69,6 +69,9 @@ def test_query_scale_sharpens_every_inputs_query_latents():
                                rtol=0.02, atol=0)
     torch.testing.assert_close(examples.request, examples.latents[:, 0] @ R)
     torch.testing.assert_close(examples.records, examples.latents[:, 1:] @ R)
+    # The interventions re-mix with data.mix: the very same inputs.
+    request, records = data.mix(examples.latents, R)
+    assert torch.equal(request, examples.request) and torch.equal(records, examples.records)
 
 
 def test_consecutive_draws_continue_one_stream():
