@@ -105,6 +105,19 @@ def on_page_content(html: str, page, config, files) -> str:
         return html
 
 
+@event_priority(-100)  # after mkdocs-static-i18n has set the language links
+def on_page_context(context, page, config, nav):
+    """Language links relative to the site, so the site works below any path.
+
+    mkdocs-static-i18n leaves the home page's links as "/uk/"; from the root of
+    a project site such as https://user.github.io/project/ that leaves the site.
+    """
+    for alternate in config.extra.get("alternate") or []:
+        if alternate.get("link", "").startswith("/"):
+            alternate["link"] = alternate["link"].lstrip("/") or "./"
+    return context
+
+
 def on_build_error(error) -> None:
     """A failed build publishes nothing: no page with stale or partial numbers."""
     if not _serving() and _state["site_dir"]:
