@@ -74,6 +74,10 @@ def on_files(files: Files, config) -> Files:
         for path in run.files():
             files.append(File.generated(config, f"{GENERATED_DIR}/{path.name}",
                                         abs_src_path=str(path)))
+    i18n = config.plugins["i18n"]
+    download = notebooks.download(config, i18n.current_language, i18n.default_language)
+    if download is not None:
+        files.append(download)
     return files
 
 

@@ -16,9 +16,15 @@ marks the entries of the current cache folder as used before that happens.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import hashlib
 import shutil
+import tempfile
 from pathlib import Path
+
+import jupytext
+from mkdocs.structure.files import File
 
 PLUGIN = "mkdocs-jupyter"
 
@@ -51,3 +57,28 @@ def keep_cache_across_languages(config) -> None:
     plugin = _plugin(config)
     if plugin.config["cache"] and hasattr(plugin, "_used_cache_paths"):
         plugin._used_cache_paths.update(Path(plugin.config["cache_dir"]).glob("*.json"))
+
+
+def download(config, language: str, default_language: str) -> File | None:
+    """The current language's notebook as an unexecuted .ipynb, next to its page.
+
+    The page source is a Jupytext Markdown notebook (under mkdocs-static-i18n,
+    mkdocs-jupyter renders only those); readers get the common .ipynb format.
+    """
+    suffix = "" if language == default_language else f".{language}"
+    source = Path(config.docs_dir) / f"notebook{suffix}.md"
+    if not source.exists():
+        return None
+    prefix = "" if language == default_language else f"{language}/"
+    # A file on disk, not File.generated(content=...): mkdocs-static-i18n sorts
+    # files by their source path and fails on a file that has none.
+    target = Path(_download_dir()) / f"notebook{suffix}.ipynb"
+    target.write_text(jupytext.writes(jupytext.read(source), fmt="ipynb"), encoding="utf-8")
+    return File.generated(config, f"{prefix}notebook/notebook.ipynb", abs_src_path=str(target))
+
+
+@functools.cache
+def _download_dir() -> str:
+    folder = tempfile.mkdtemp(prefix="attention-site-notebooks-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
