@@ -25,22 +25,32 @@ def responses(student: Student, R: torch.Tensor) -> tuple[torch.Tensor, torch.Te
     return R @ student.Wq.detach(), R @ student.Wv.detach()
 
 
-def r_squared(learned: torch.Tensor, intended: torch.Tensor) -> float:
-    """Coefficient of determination, 1 - SSE/SST, of the least-squares line (with
-    intercept) that predicts the learned coordinate from its intended latent feature.
+def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float:
+    """SSE/SST of the least-squares line (with intercept) that predicts the learned
+    coordinate from its intended latent feature: the share of the coordinate's
+    variance that the one intended feature does not explain.
 
-    It is the share of the coordinate's variance that the one intended feature
-    explains, and is unchanged by the coordinate's scale and offset. Defined as 0
-    when the coordinate is constant (it then carries nothing about the feature).
+    This is 1 - R², computed directly: near a perfect fit, 1 - R² in float64
+    rounds to 0, while SSE/SST keeps its digits. Defined as 1 when the
+    coordinate is constant (it then carries nothing about the feature).
     """
     learned = learned.flatten() - learned.mean()
     intended = intended.flatten() - intended.mean()
     total = (learned**2).sum()
     if total == 0:
-        return 0.0
+        return 1.0
     slope = (learned * intended).sum() / (intended**2).sum()
     residual = ((learned - slope * intended) ** 2).sum()
-    return float(1 - residual / total)
+    return float(residual / total)
+
+
+def r_squared(learned: torch.Tensor, intended: torch.Tensor) -> float:
+    """Coefficient of determination, 1 - SSE/SST (see unexplained_fraction).
+
+    It is unchanged by the coordinate's scale and offset, and 0 when the
+    coordinate is constant.
+    """
+    return 1.0 - unexplained_fraction(learned, intended)
 
 
 @torch.no_grad()
@@ -56,8 +66,10 @@ def measure_seed(student: Student, heldout: Examples, R: torch.Tensor, shift: fl
     z = heldout.latents  # (n, 5, 9): request, then four records
     prediction, _, V = student(heldout.request, heldout.records)
     q = heldout.request @ student.Wq  # (n, 3)
-    r2_query = [r_squared(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]
-    r2_value = [r_squared(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
+    pairs = [(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]  # (learned, intended)
+    pairs += [(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
+    unexplained = [unexplained_fraction(learned, intended) for learned, intended in pairs]
+    r2_query, r2_value = [1.0 - u for u in unexplained[:3]], [1.0 - u for u in unexplained[3:]]
     uniform = z[:, 1:, PAYLOAD].mean(dim=1)  # (n, 3): true payloads, each weighted 1/4
     query_response, value_response = responses(student, R)
     return {
@@ -67,6 +79,7 @@ def measure_seed(student: Student, heldout: Examples, R: torch.Tensor, shift: fl
         "uniform_attention_mse": float(mse(uniform, heldout.target)),
         "r2": {"query": r2_query, "value": r2_value},
         "min_r2": min(r2_query + r2_value),
+        "max_unexplained": max(unexplained),
         "interventions": interventions(student, heldout, R, prediction, shift),
     }
 

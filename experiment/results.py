@@ -84,6 +84,7 @@ def seed_results(config: Config, trained: train.TrainedSeed, R: torch.Tensor) ->
         "uniform_attention_mse": measured["uniform_attention_mse"],
         "r2": measured["r2"],
         "min_r2": measured["min_r2"],
+        "max_unexplained": measured["max_unexplained"],
         "interventions": measured["interventions"],
     }
 

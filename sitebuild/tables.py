@@ -9,19 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sitebuild.numbers import format_value
 from sitebuild.values import render
 
 
 def heldout(values, language: str) -> list[list[str]]:
-    """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R²."""
+    """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R² (as SSE/SST)."""
     return [
         [
             render("num", values, f"run.seeds.{i}.seed", "int", language),
             render("num", values, f"run.seeds.{i}.heldout_mse", "sci2", language),
             render("num", values, f"run.seeds.{i}.uniform_attention_mse", "fix3", language),
-            # Derived from min_r2: results.json has no key of its own for it, so no markup.
-            format_value(1.0 - values["run"]["seeds"][i]["min_r2"], "sci1", language),
+            render("num", values, f"run.seeds.{i}.max_unexplained", "sci1", language),
         ]
         for i in range(len(values["run"]["seeds"]))
     ]
