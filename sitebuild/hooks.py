@@ -116,7 +116,10 @@ def on_page_context(context, page, config, nav):
     mkdocs-static-i18n leaves the home page's links as "/uk/"; from the root of
     a project site such as https://user.github.io/project/ that leaves the site.
     """
-    for alternate in config.extra.get("alternate") or []:
+    # i18n assigns config.extra.alternate as an attribute, which templates read
+    # before the item of the same name.
+    alternates = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or []
+    for alternate in alternates:
         if alternate.get("link", "").startswith("/"):
             alternate["link"] = alternate["link"].lstrip("/") or "./"
     return context
