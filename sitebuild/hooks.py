@@ -102,6 +102,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
+    if hasattr(page, "nb_url"):  # rendered by mkdocs-jupyter
+        html = notebooks.heading_ids(html, page.toc)
     try:
         return mathml.render(html)
     except mathml.MathError as error:

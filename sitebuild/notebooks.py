@@ -19,12 +19,24 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import html
+import re
 import shutil
 import tempfile
 from pathlib import Path
 
 import jupytext
 from mkdocs.structure.files import File
+from pymdownx.slugs import slugify
+
+# The site's slugs (mkdocs.yml, toc): readable for Cyrillic headings too.
+_slug = slugify(case="lower")
+HEADING = re.compile(
+    r'<h(?P<level>[1-6]) id="[^"]*">(?P<title>.*?)<a class="anchor-link" href="#[^"]*">¶</a>'
+    r"</h(?P=level)>",
+    re.DOTALL,
+)
+TAG = re.compile(r"<[^>]+>")
 
 PLUGIN = "mkdocs-jupyter"
 
@@ -82,3 +94,40 @@ def _download_dir() -> str:
     folder = tempfile.mkdtemp(prefix="attention-site-notebooks-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
+
+
+def heading_ids(page_html: str, toc) -> str:
+    """Give the notebook's headings the site's slugs, in the page and in its TOC.
+
+    mkdocs-jupyter writes ASCII-only ids ("" for a Cyrillic heading) while its
+    table of contents links to Markdown's default slugs ("#_1"), so every TOC
+    link of the Ukrainian notebook led nowhere.
+    """
+    ids: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        text = html.unescape(TAG.sub("", match["title"])).strip()
+        base = _slug(text, "-") or "section"
+        new_id, n = base, 1
+        while new_id in ids:
+            n += 1
+            new_id = f"{base}_{n}"
+        ids.append(new_id)
+        level = match["level"]
+        return (f'<h{level} id="{new_id}">{match["title"]}'
+                f'<a class="anchor-link" href="#{new_id}">¶</a></h{level}>')
+
+    page_html = HEADING.sub(replace, page_html)
+    links = list(_flatten(toc))
+    if len(links) != len(ids):
+        raise RuntimeError(f"notebook headings ({len(ids)}) and TOC entries ({len(links)}) "
+                           "differ; cannot give them matching ids")
+    for link, new_id in zip(links, ids, strict=True):
+        link.id = new_id
+    return page_html
+
+
+def _flatten(toc):
+    for link in toc:
+        yield link
+        yield from _flatten(link.children)
