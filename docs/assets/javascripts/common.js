@@ -1,0 +1,106 @@
+/* Shared by the interactive figures: the page's language, numbers printed as
+   sitebuild/numbers.py prints them, the run's published files, and start-up.
+   Everything is local: no library and no request to another host. */
+(function () {
+  "use strict";
+
+  const DECIMAL_SIGN = { en: ".", uk: ",", sv: "," };
+  const MINUS = "\u2212";
+  const TIMES = "\u00a0×\u00a010"; // no-break spaces keep "1.3 × 10⁻³¹" on one line
+  const SUPERSCRIPT = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶",
+                        "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻" };
+
+  const language = (document.documentElement.lang || "en").slice(0, 2);
+  const lang = language in DECIMAL_SIGN ? language : "en";
+
+  // This file is site/assets/javascripts/common.js: the site's root is two folders up,
+  // in every language (the run's files are published once, at the root).
+  const script = document.currentScript;
+  const root = new URL("../../", script ? script.src : window.location.href);
+
+  /** Python's "-0.5" or "1.25" in the page language's signs, as numbers.py prints them. */
+  function localise(text) {
+    return text.replace(".", DECIMAL_SIGN[lang]).replace("-", MINUS);
+  }
+
+  /** fixN: N decimals. */
+  function fix(value, digits) {
+    return localise(value.toFixed(digits));
+  }
+
+  /** sigN: N significant digits, trailing zeros dropped (numbers.py's _significant). */
+  function sig(value, digits) {
+    if (value === 0) return "0";
+    const decimals = Math.max(digits - 1 - Math.floor(Math.log10(Math.abs(value))), 0);
+    let text = value.toFixed(decimals);
+    if (text.includes(".")) text = text.replace(/0+$/, "").replace(/\.$/, "");
+    return localise(text);
+  }
+
+  /** sciN: "1.3 × 10⁻³¹", or the bare mantissa when the exponent is 0. */
+  function sci(value, digits) {
+    if (value === 0) return "0";
+    const [mantissa, exponent] = value.toExponential(digits - 1).split("e");
+    const power = Number(exponent);
+    if (power === 0) return localise(mantissa);
+    const superscript = String(power).split("").map((c) => SUPERSCRIPT[c]).join("");
+    return localise(mantissa) + TIMES + superscript;
+  }
+
+  /** "[0.75, 0.25]", or "[0,75; 0,25]" where the decimal sign is a comma. */
+  function vector(values, format) {
+    const separator = DECIMAL_SIGN[lang] === "," ? "; " : ", ";
+    return "[" + values.map(format).join(separator) + "]";
+  }
+
+  /** A number the reader typed: either decimal sign, either minus. NaN if it is none. */
+  function parse(text) {
+    const cleaned = text.trim().replace(/\u2212/g, "-").replace(",", ".");
+    return /^[-+]?(\d+\.?\d*|\.\d+)$/.test(cleaned) ? Number(cleaned) : NaN;
+  }
+
+  /** One of the run's published files (run/results.json, run/examples.json). */
+  async function runFile(name) {
+    const response = await fetch(new URL("run/" + name, root));
+    if (!response.ok) throw new Error(`run/${name}: HTTP ${response.status}`);
+    return response.json();
+  }
+
+  /** An element with attributes and children: el("td", {class: "x"}, "text", child). */
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value === false || value === null || value === undefined) continue;
+      if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value === true ? "" : value);
+    }
+    node.append(...children.filter((child) => child !== null && child !== undefined));
+    return node;
+  }
+
+  let counter = 0;
+  /** A page-unique id for aria-labelledby and label[for]. */
+  function uid(prefix) {
+    counter += 1;
+    return `${prefix}-${counter}`;
+  }
+
+  /** Run SETUP once the page is there. Material's document$ fires again after
+      instant navigation, should that feature ever be switched on. */
+  function ready(setup) {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(() => setup());
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", () => setup());
+    } else {
+      setup();
+    }
+  }
+
+  /** The words of LABELS (an object by language code) for this page. */
+  function words(labels) {
+    return labels[lang] || labels.en;
+  }
+
+  window.AttentionSite = { lang, fix, sig, sci, vector, parse, runFile, el, uid, ready, words };
+})();
