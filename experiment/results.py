@@ -43,6 +43,7 @@ def run(config: Config) -> dict:
         per_seed, train_seconds = [], []
         for seed in config.seeds:
             trained = train.train_seed(config, seed, R)
+            trainable = sum(p.numel() for p in trained.student.parameters() if p.requires_grad)
             train.check_finite(trained)
             train_seconds.append(trained.seconds)
             per_seed.append(seed_results(config, trained, R))
@@ -60,6 +61,7 @@ def run(config: Config) -> dict:
             "three_keys": measure.key_difference_rank(data.fixed_keys[:3]),
         },
         "mixing_matrix": R.tolist(),
+        "trainable_parameters": trainable,
         "seeds": per_seed,
         "summary": summary(per_seed),
         "timing": {
