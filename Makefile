@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup site serve test test-fast lint bench bench-experiment bench-site clean
+.PHONY: setup site serve test test-fast lint bench bench-experiment bench-site lock clean
 
 setup: $(STAMP)
 
@@ -50,6 +50,11 @@ bench-experiment: setup
 
 bench-site: setup
 	$(BIN)/python benchmarks/bench_site.py
+
+## Re-pin every package to what the current .venv has (after a deliberate upgrade).
+lock: setup
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v -E '^(pip|setuptools)==' \
+		| sed 's/^torch==\(.*\)+cpu$$/torch==\1/' > constraints.txt
 
 clean:
 	rm -rf site .cache .pytest_cache
