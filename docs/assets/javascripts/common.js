@@ -12,6 +12,8 @@
 
   const language = (document.documentElement.lang || "en").slice(0, 2);
   const lang = language in DECIMAL_SIGN ? language : "en";
+  // Between the numbers of a vector: "; " where the comma is the decimal sign (numbers.py).
+  const separator = DECIMAL_SIGN[lang] === "," ? "; " : ", ";
 
   // This file is site/assets/javascripts/common.js: the site's root is two folders up,
   // in every language (the run's files are published once, at the root).
@@ -49,7 +51,6 @@
 
   /** "[0.75, 0.25]", or "[0,75; 0,25]" where the decimal sign is a comma. */
   function vector(values, format) {
-    const separator = DECIMAL_SIGN[lang] === "," ? "; " : ", ";
     return "[" + values.map(format).join(separator) + "]";
   }
 
@@ -97,10 +98,27 @@
     }
   }
 
+  /** TEXT as nodes, with "W_V" or "a_j" drawn as an italic letter and its subscript,
+      as the articles' formulas show them. */
+  function rich(text) {
+    const fragment = document.createDocumentFragment();
+    const pattern = /([A-Za-zŷ])_([A-Za-z0-9]+)/g;
+    let last = 0;
+    for (const match of text.matchAll(pattern)) {
+      fragment.append(text.slice(last, match.index),
+                      el("i", {}, match[1]), el("sub", {}, match[2]));
+      last = match.index + match[0].length;
+    }
+    fragment.append(text.slice(last));
+    return fragment;
+  }
+
   /** The words of LABELS (an object by language code) for this page. */
   function words(labels) {
     return labels[lang] || labels.en;
   }
 
-  window.AttentionSite = { lang, fix, sig, sci, vector, parse, runFile, el, uid, ready, words };
+  window.AttentionSite = {
+    lang, separator, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, words,
+  };
 })();

@@ -12,7 +12,7 @@
    float64; tests/browser checks it against the Python model to 1e-9. */
 (function () {
   "use strict";
-  const { el, fix, sig, sci, vector, runFile, uid, ready, words } = window.AttentionSite;
+  const { el, fix, sig, sci, runFile, uid, ready, words } = window.AttentionSite;
 
   const RECORDS = 4;
   const QUERY = [0, 1, 2]; // roles of the nine latent coordinates (experiment/data.py)
@@ -47,7 +47,7 @@
       prediction: "prediction",
       before: "prediction without the intervention",
       mse: "MSE of the prediction against the target",
-      moved: "change of the prediction (MSE)",
+      moved: "Change of the prediction (MSE)",
       edited: "edited by the intervention",
     },
     uk: {
@@ -76,7 +76,7 @@
       prediction: "прогноз",
       before: "прогноз без втручання",
       mse: "MSE прогнозу відносно цілі",
-      moved: "зміна прогнозу (MSE)",
+      moved: "Зміна прогнозу (MSE)",
       edited: "змінено втручанням",
     },
     sv: {
@@ -105,7 +105,7 @@
       prediction: "prediktion",
       before: "prediktion utan ingrepp",
       mse: "Prediktionens MSE mot målet",
-      moved: "prediktionens förändring (MSE)",
+      moved: "Prediktionens förändring (MSE)",
       edited: "ändrad av ingreppet",
     },
   });

@@ -9,7 +9,8 @@
    what the reader gets. */
 (function () {
   "use strict";
-  const { el, sig, vector, parse, runFile, uid, ready, words } = window.AttentionSite;
+  const { el, rich, separator, sig, vector, parse, runFile, uid, ready, words } =
+    window.AttentionSite;
 
   const LABELS = words({
     en: {
@@ -56,9 +57,12 @@
   const format = (x) => sig(x, 3); // the static table's style
   const SWAP = [1, 0, 2]; // column i of the swapped W_V is column SWAP[i] of W_V
 
+  /** Which coordinate of the unswapped value vector the reader sees in column I. */
+  const source = (state, i) => (state.swapped ? SWAP[i] : i);
+
   /** The numbers, as examples/value_swap.py computes them. */
   function compute(state) {
-    const values = state.values.map((v) => (state.swapped ? SWAP.map((i) => v[i]) : v.slice()));
+    const values = state.values.map((v) => [0, 1, 2].map((i) => v[source(state, i)]));
     const contributions = values.map((v, j) => v.map((x) => state.weights[j] * x));
     const output = [0, 1, 2].map((i) => contributions.reduce((sum, c) => sum + c[i], 0));
     return { values, contributions, output };
@@ -93,7 +97,7 @@
       }));
       const contribution = el("td", { class: "widget__number" });
       const valueCell = el("td", { class: "value-swap__vector" }, "[");
-      inputs.forEach((input, i) => valueCell.append(input, i < 2 ? "; " : "]"));
+      inputs.forEach((input, i) => valueCell.append(input, i < 2 ? separator : "]"));
       const row = el("tr", {},
         el("th", { scope: "row" }, String(j + 1)),
         el("td", { class: "value-swap__weight" }, slider, weightText),
@@ -103,12 +107,12 @@
     const output = el("output", { class: "widget__number value-swap__output" });
     const weightSum = el("output", { class: "widget__number" });
     const swap = el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
-                    LABELS.swap);
+                    rich(LABELS.swap));
     const reset = el("button", { type: "button", class: "md-button" }, LABELS.reset);
     const status = el("p", { class: "widget__status", role: "status" });
     const valueHeader = el("th", {}, headers[2] || "");
     const swappedNote = el("span", { class: "value-swap__note", hidden: true },
-                           ` (${LABELS.swappedNote})`);
+                           " (", rich(LABELS.swappedNote), ")");
     valueHeader.append(swappedNote);
 
     const table = el("table", {},
@@ -119,11 +123,11 @@
       el("tfoot", {},
         el("tr", {}, el("th", { scope: "row", colspan: "3" }, LABELS.weightSum),
            el("td", {}, weightSum)),
-        el("tr", {}, el("th", { scope: "row", colspan: "3" }, LABELS.output),
+        el("tr", {}, el("th", { scope: "row", colspan: "3" }, rich(LABELS.output)),
            el("td", {}, output))));
     const widget = el("div", { class: "widget value-swap__widget", role: "group",
                                "aria-labelledby": titleId },
-      el("p", { class: "widget__title", id: titleId }, LABELS.title),
+      el("p", { class: "widget__title", id: titleId }, rich(LABELS.title)),
       el("div", { class: "widget__scroll" }, table),
       el("div", { class: "widget__buttons" }, swap, reset),
       status);
@@ -145,8 +149,8 @@
       output.textContent = vector(shown.output, format);
       swap.setAttribute("aria-pressed", String(state.swapped));
       swappedNote.hidden = !state.swapped;
-      status.textContent = LABELS.status(vector(state.weights, format),
-                                         vector(shown.output, format), state.swapped);
+      status.replaceChildren(rich(LABELS.status(vector(state.weights, format),
+                                                vector(shown.output, format), state.swapped)));
       // For tests and the curious: the exact numbers behind what is shown.
       widget.dataset.state = JSON.stringify({ ...state, ...shown });
     }
@@ -163,8 +167,7 @@
             input.setAttribute("aria-invalid", "true");
             return;
           }
-          // What the reader sees is records @ W_V with the columns as they now stand.
-          state.values[j][state.swapped ? SWAP[i] : i] = x;
+          state.values[j][source(state, i)] = x;
           render({ keepInput: input });
         });
         input.addEventListener("change", () => render());
@@ -172,8 +175,9 @@
           if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
           event.preventDefault();
           const step = event.key === "ArrowUp" ? 0.1 : -0.1;
-          const current = state.values[j][state.swapped ? SWAP[i] : i];
-          state.values[j][state.swapped ? SWAP[i] : i] = Math.round((current + step) * 1e9) / 1e9;
+          const current = state.values[j][source(state, i)];
+          // Rounded so that 0.1 + 0.2 shows as 0.3 and not 0.30000000000000004.
+          state.values[j][source(state, i)] = Math.round((current + step) * 1e9) / 1e9;
           render();
         });
       });
