@@ -96,7 +96,11 @@ def _localise(text: str, language: str) -> str:
 def format_range(low, high, style: str, language: str) -> str:
     """'0.139–0.153', or one number when both ends print the same."""
     low_text, high_text = (format_value(v, style, language) for v in (low, high))
-    return low_text if low_text == high_text else f"{low_text}\u2013{high_text}"
+    if low_text == high_text:
+        return low_text
+    # Between two scientific numbers a bare dash would bind to the exponent.
+    dash = "\u2009\u2013\u2009" if "×" in low_text + high_text else "\u2013"
+    return f"{low_text}{dash}{high_text}"
 
 
 def parse_number(text: str, language: str) -> float:
