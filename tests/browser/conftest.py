@@ -63,7 +63,8 @@ class Traffic:
 
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # no answer (refused, aborted, blocked)
+    http_errors: list[str] = field(default_factory=list)  # answered with status 400 or more
     hosts: set[str] = field(default_factory=set)
 
     def watch(self, page) -> None:
@@ -74,18 +75,21 @@ class Traffic:
                                                           or urlsplit(request.url).scheme))
         page.on("requestfailed", lambda request: self.failed.append(
             f"{request.url}: {request.failure}"))
-        page.on("response", lambda response: response.status >= 400 and self.failed.append(
-            f"{response.url}: HTTP {response.status}"))
+        page.on("response", lambda response: response.status >= 400
+                and self.http_errors.append(f"{response.url}: HTTP {response.status}"))
 
 
-def open_page(browser, url: str, *, scheme: str = "light", **context_options):
-    """A fresh context (no stored palette or state) with PAGE loaded and its traffic watched."""
+def open_page(browser, url: str, *, scheme: str = "light", wait_until: str = "load",
+              **context_options):
+    """A fresh context (no stored palette or state) with URL loaded and its traffic watched."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900},
                                   **context_options)
+    context.set_default_timeout(10_000)  # a widget that never appears fails in seconds
     page = context.new_page()
     traffic = Traffic()
     traffic.watch(page)
-    page.goto(url, wait_until="networkidle")
+    if wait_until:
+        page.goto(url, wait_until=wait_until)
     return page, traffic
 
 

@@ -7,7 +7,7 @@
      reader on a keyboard can scroll it only if it can take focus. */
 (function () {
   "use strict";
-  const { ready } = window.AttentionSite;
+  const { keyboardScrollable, ready } = window.AttentionSite;
 
   function plainCodeNavs(root) {
     for (const nav of root.querySelectorAll("nav.md-code__nav:not([role])")) {
@@ -17,20 +17,11 @@
 
   const SIDEWAYS = ".md-typeset .math-display, .md-typeset .highlight-ipynb";
 
-  function focusableWhenWide() {
-    for (const box of document.querySelectorAll(SIDEWAYS)) {
-      const wide = box.scrollWidth > box.clientWidth;
-      if (wide && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
-      if (!wide && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
-    }
-  }
-
   ready(() => {
     plainCodeNavs(document);
     // Material adds the code navs as each block is mounted, possibly after this runs.
     new MutationObserver(() => plainCodeNavs(document)).observe(document.body,
       { childList: true, subtree: true });
-    focusableWhenWide();
-    window.addEventListener("resize", focusableWhenWide);
+    document.querySelectorAll(SIDEWAYS).forEach(keyboardScrollable);
   });
 })();

@@ -79,6 +79,18 @@
     return node;
   }
 
+  /** BOX scrolls sideways when its content is wider: then it takes keyboard focus, so
+      that a reader without a mouse can scroll it too (axe: scrollable-region-focusable). */
+  function keyboardScrollable(box) {
+    const update = () => {
+      const wide = box.scrollWidth > box.clientWidth;
+      if (wide && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
+      if (!wide && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
+    };
+    update();
+    new ResizeObserver(update).observe(box);
+  }
+
   let counter = 0;
   /** A page-unique id for aria-labelledby and label[for]. */
   function uid(prefix) {
@@ -120,5 +132,6 @@
 
   window.AttentionSite = {
     lang, separator, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, words,
+    keyboardScrollable,
   };
 })();

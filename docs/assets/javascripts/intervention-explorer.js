@@ -12,7 +12,8 @@
    float64; tests/browser checks it against the Python model to 1e-9. */
 (function () {
   "use strict";
-  const { el, fix, sig, sci, runFile, uid, ready, words } = window.AttentionSite;
+  const { el, fix, sig, sci, runFile, uid, ready, words, keyboardScrollable } =
+    window.AttentionSite;
 
   const RECORDS = 4;
   const QUERY = [0, 1, 2]; // roles of the nine latent coordinates (experiment/data.py)
@@ -331,6 +332,7 @@
     container.replaceChildren(widget);
     container.classList.add("is-enhanced");
     render();
+    widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
   }
 
   ready(async () => {

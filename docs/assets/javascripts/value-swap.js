@@ -9,8 +9,8 @@
    what the reader gets. */
 (function () {
   "use strict";
-  const { el, rich, separator, sig, vector, parse, runFile, uid, ready, words } =
-    window.AttentionSite;
+  const { el, rich, separator, sig, vector, parse, runFile, uid, ready, words,
+          keyboardScrollable } = window.AttentionSite;
 
   const LABELS = words({
     en: {
@@ -195,6 +195,7 @@
     container.append(widget);
     container.classList.add("is-enhanced");
     render();
+    widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
   }
 
   ready(async () => {

@@ -1,0 +1,143 @@
+"""The figure viewer: every figure opens at full size, zooms with + and −, the wheel
+or a pinch, pans with the arrow keys or by dragging, stays sharp (no CSS scaling of
+an SVG), and Esc closes it and returns focus to the figure."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import LANGUAGES
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PAGE = "feature-recovery/"  # the article with the run's figures
+DIALOG = "dialog.figure-viewer"
+IMAGE = f"{DIALOG} .figure-viewer__image"
+OPEN = {"en": "(open at full size)", "uk": "(відкрити на весь екран)",
+        "sv": "(öppna i full storlek)"}
+HELP = {
+    "en": "Zoom: wheel, pinch, + or −. Move: drag or arrow keys. 0: fit. Esc: close.",
+    "uk": "Масштаб: коліщатко, щипок, + або −. Зсув: перетягування або стрілки. "
+          "0: вмістити. Esc: закрити.",
+    "sv": "Zoom: scrollhjul, nypning, + eller −. Flytta: dra eller piltangenter. "
+          "0: anpassa. Esc: stäng.",
+}
+
+
+def view(page) -> dict:
+    """Zoom, drawn size and position of the image in the viewer."""
+    return page.evaluate("""(selector) => {
+      const image = document.querySelector(selector);
+      const box = image.getBoundingClientRect();
+      return {
+        zoom: Number(image.closest("dialog").dataset.zoom),
+        width: box.width, height: box.height, left: box.left, top: box.top,
+        styleWidth: parseFloat(image.style.width),
+        transform: getComputedStyle(image).transform,
+        natural: image.naturalWidth,
+        src: image.currentSrc,
+      };
+    }""", IMAGE)
+
+
+def translation_only(transform: str) -> bool:
+    numbers = [float(x) for x in re.findall(r"-?[\d.]+(?:e-?\d+)?", transform)]
+    return transform == "none" or numbers[:4] == [1, 0, 0, 1]
+
+
+def open_first_figure(page):
+    opener = page.locator(".md-content button.figure-open").first
+    opener.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("(s) => document.querySelector(s)?.open", arg=DIALOG)
+    page.wait_for_function("(s) => document.querySelector(s).naturalWidth > 0", arg=IMAGE)
+    return opener
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_figure_opens_from_a_button_named_by_its_alt_text(open_site_page, language):
+    page, _ = open_site_page(language, PAGE)
+    images = page.locator(".md-content article img")
+    assert images.count() >= 3
+    for i in range(images.count()):
+        image = images.nth(i)
+        button = image.locator("xpath=ancestor::button[contains(@class, 'figure-open')]")
+        assert button.count() == 1, image.get_attribute("src")
+        alt = image.get_attribute("alt")
+        assert alt, image.get_attribute("src")
+        expect(button).to_have_accessible_name(f"{alt} {OPEN[language]}")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_keys_zoom_pan_fit_and_esc_returns_focus_to_the_figure(open_site_page, language):
+    page, traffic = open_site_page(language, PAGE)
+    opener = open_first_figure(page)
+    assert page.locator(f"{DIALOG} .figure-viewer__help").text_content() == HELP[language]
+    fitted = view(page)
+    assert fitted["zoom"] == 1
+    assert fitted["src"].endswith(".svg")
+    for _ in range(8):  # 1.25⁸ ≈ 6: larger than the window both ways, so it can pan
+        page.keyboard.press("+")
+    zoomed = view(page)
+    assert zoomed["zoom"] == pytest.approx(1.25**8)
+    # Sharp: the image is laid out at the zoomed size and never scaled by CSS.
+    assert zoomed["width"] == pytest.approx(fitted["width"] * 1.25**8, abs=1)
+    assert zoomed["styleWidth"] == pytest.approx(zoomed["width"], abs=0.5)
+    assert translation_only(zoomed["transform"])
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    panned = view(page)
+    assert panned["left"] > zoomed["left"] and panned["top"] > zoomed["top"]
+    page.keyboard.press("-")
+    assert view(page)["zoom"] == pytest.approx(1.25**7)
+    page.keyboard.press("0")
+    assert view(page)["zoom"] == 1
+    page.keyboard.press("Escape")
+    assert not page.evaluate("(s) => document.querySelector(s).open", DIALOG)
+    assert opener.evaluate("(button) => document.activeElement === button")
+    assert traffic.console_errors == [] and traffic.page_errors == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_wheel_zooms_and_dragging_pans(open_site_page, language):
+    page, _ = open_site_page(language, PAGE)
+    open_first_figure(page)
+    before = view(page)
+    centre_x, centre_y = before["left"] + before["width"] / 2, before["top"] + before["height"] / 2
+    page.mouse.move(centre_x, centre_y)
+    page.mouse.wheel(0, -1200)  # e^2.4 ≈ 11: as far as it goes, 8 times the fitted size
+    page.wait_for_function("(s) => Number(document.querySelector(s).dataset.zoom) === 8",
+                           arg=DIALOG)
+    zoomed = view(page)
+    assert zoomed["width"] > before["width"]
+    page.mouse.down()
+    page.mouse.move(centre_x + 80, centre_y + 60, steps=4)
+    page.mouse.up()
+    dragged = view(page)
+    assert dragged["left"] - zoomed["left"] == pytest.approx(80, abs=2)
+    assert dragged["top"] - zoomed["top"] == pytest.approx(60, abs=2)
+    page.locator(f"{DIALOG} .figure-viewer__close").click()
+    assert not page.evaluate("(s) => document.querySelector(s).open", DIALOG)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_two_finger_pinch_zooms(open_site_page, language):
+    page, _ = open_site_page(language, PAGE, has_touch=True)
+    open_first_figure(page)
+    before = view(page)
+    x, y = before["left"] + before["width"] / 2, before["top"] + before["height"] / 2
+    touch = page.context.new_cdp_session(page)
+
+    def fingers(kind: str, spread: float) -> None:
+        points = [] if kind == "touchEnd" else [
+            {"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    fingers("touchStart", 40)
+    for spread in (60, 80, 100, 120):
+        fingers("touchMove", spread)
+    fingers("touchEnd", 0)
+    assert view(page)["zoom"] == pytest.approx(3, rel=0.05)  # fingers 80 -> 240 px apart
