@@ -234,7 +234,7 @@
     const summary = el("p", { class: "widget__status", role: "status" });
 
     const groupHeader = (text) => el("th", { colspan: "3", scope: "colgroup" }, text);
-    const latentTable = el("table", { class: "explorer__latents" },
+    const latentTable = el("table", { "data-table": "latents" }, // no class: Material styles it as a table
       el("caption", {}, LABELS.latents),
       el("thead", {},
         el("tr", {}, el("td"), groupHeader(LABELS.query), groupHeader(LABELS.payload),
@@ -243,7 +243,7 @@
            ...FEATURE_NAMES.map((name) => el("th", { scope: "col" }, name)),
            el("th", { scope: "col" }, LABELS.weight))),
       latentBody);
-    const outputTable = el("table", { class: "explorer__outputs" },
+    const outputTable = el("table", { "data-table": "outputs" },
       el("caption", {}, LABELS.outputs),
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, LABELS.coordinate),
