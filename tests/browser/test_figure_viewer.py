@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.conftest import LANGUAGES
@@ -141,3 +142,12 @@ def test_two_finger_pinch_zooms(open_site_page, language):
         fingers("touchMove", spread)
     fingers("touchEnd", 0)
     assert view(page)["zoom"] == pytest.approx(3, rel=0.05)  # fingers 80 -> 240 px apart
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_open_viewer_has_no_axe_violations(open_site_page, language, scheme):
+    page, _ = open_site_page(language, PAGE, scheme=scheme)
+    open_first_figure(page)
+    violations = Axe().run(page).response["violations"]
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []

@@ -9,6 +9,7 @@ import math
 
 import pytest
 import torch
+from axe_playwright_python.sync_playwright import Axe
 
 from experiment.data import NOISE, PAYLOAD, QUERY, mix, teacher
 from experiment.model import Student, mse
@@ -162,3 +163,14 @@ def test_explorer_is_labelled_in_the_pages_language_and_works_from_the_keyboard(
     page.locator(f"{EXPLORER} input[type=range]").focus()
     page.keyboard.press("ArrowRight")
     assert state(page)["edits"]["shift"] == 0.5
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_explorer_with_edits_shown_has_no_axe_violations(open_site_page, language, scheme):
+    page, _ = open_site_page(language, "feature-recovery/", scheme=scheme)
+    page.locator(f"{EXPLORER} select").nth(0).select_option("1")
+    set_shift(page, 5)
+    assert page.locator(f"{EXPLORER} td.is-edited").count() > 0
+    violations = Axe().run(page, context=".intervention-explorer").response["violations"]
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []

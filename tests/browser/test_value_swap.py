@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from sitebuild.numbers import format_value, format_vector
 from tests.conftest import LANGUAGES
@@ -123,3 +124,13 @@ def test_without_javascript_the_static_table_remains(open_site_page, example, la
     assert table.is_visible()
     assert table.locator("tbody tr").count() == len(example["weights"])
     assert page.locator('.value-swap span.value[data-key="toy.value_swap.output"]').is_visible()
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_swapped_widget_has_no_axe_violations(open_site_page, language, scheme):
+    page, _ = open_site_page(language, "attention/", scheme=scheme)
+    page.locator(f"{WIDGET} button[aria-pressed]").click()
+    page.locator(f"{WIDGET} input[type=text]").first.fill("x")  # an invalid entry, marked
+    violations = Axe().run(page, context=".value-swap").response["violations"]
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
