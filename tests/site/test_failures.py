@@ -43,3 +43,16 @@ def test_a_failing_experiment_fails_the_build_with_its_error(tmp_path):
     assert "python -m experiment` failed" in done.stderr
     assert "broken on purpose" in done.stderr
     assert not (site / "index.html").exists()
+
+
+def test_an_unknown_result_name_fails_the_build_naming_page_and_name(tmp_path):
+    project = copy_project(tmp_path / "project")
+    # A typo in a translation only: the other languages build first and must
+    # not be left published either.
+    _cripple(project, r"\n## ", "\nЗ опискою: {{ num run.seeds.0.heldout_msee sci2 }}.\n\n## ",
+             "docs/index.uk.md")
+    site = tmp_path / "site"
+    done = mkdocs_build(project, site)
+    assert done.returncode != 0
+    assert "index.uk.md" in done.stderr and "run.seeds.0.heldout_msee" in done.stderr
+    assert not (site / "index.html").exists()
