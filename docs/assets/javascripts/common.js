@@ -110,6 +110,24 @@
     }
   }
 
+  /** Once the page is there, give every SELECTOR container that is not yet
+      enhanced to MOUNT(container, data), with DATA the run's file NAME. If the
+      file cannot be read, the containers keep their static content. */
+  function enhance(selector, name, mount) {
+    ready(async () => {
+      const containers = document.querySelectorAll(`${selector}:not(.is-enhanced)`);
+      if (!containers.length) return;
+      let data;
+      try {
+        data = await runFile(name);
+      } catch (error) {
+        console.warn(`${selector}: keeping the static content;`, error.message);
+        return;
+      }
+      containers.forEach((container) => mount(container, data));
+    });
+  }
+
   /** TEXT as nodes, with "W_V" or "a_j" drawn as an italic letter and its subscript,
       as the articles' formulas show them. */
   function rich(text) {
@@ -131,7 +149,7 @@
   }
 
   window.AttentionSite = {
-    lang, separator, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, words,
+    lang, separator, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, enhance, words,
     keyboardScrollable,
   };
 })();

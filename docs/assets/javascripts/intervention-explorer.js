@@ -12,7 +12,7 @@
    float64; tests/browser checks it against the Python model to 1e-9. */
 (function () {
   "use strict";
-  const { el, fix, sig, sci, runFile, uid, ready, words, keyboardScrollable } =
+  const { el, fix, sig, sci, uid, enhance, words, keyboardScrollable } =
     window.AttentionSite;
 
   const RECORDS = 4;
@@ -335,21 +335,11 @@
     widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
   }
 
-  ready(async () => {
-    const containers = document.querySelectorAll(".intervention-explorer:not(.is-enhanced)");
-    if (!containers.length) return;
-    let results;
-    try {
-      results = await runFile("results.json");
-    } catch (error) {
-      console.warn("intervention-explorer:", error.message);
-      return;
-    }
+  enhance(".intervention-explorer", "results.json", (container, results) => {
     const seed = results.seeds[0];
-    const run = {
+    build(container, {
       seed: seed.seed, Wq: seed.wq, Wv: seed.wv, R: results.mixing_matrix,
       K: results.fixed_keys, queryScale: results.config.query_scale, shift: results.config.shift,
-    };
-    containers.forEach((container) => build(container, run));
+    });
   });
 })();

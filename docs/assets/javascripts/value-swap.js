@@ -9,7 +9,7 @@
    what the reader gets. */
 (function () {
   "use strict";
-  const { el, rich, separator, sig, vector, parse, runFile, uid, ready, words,
+  const { el, rich, separator, sig, vector, parse, uid, enhance, words,
           keyboardScrollable } = window.AttentionSite;
 
   const LABELS = words({
@@ -198,16 +198,6 @@
     widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
   }
 
-  ready(async () => {
-    const containers = document.querySelectorAll(".value-swap:not(.is-enhanced)");
-    if (!containers.length) return;
-    let example;
-    try {
-      example = (await runFile("examples.json")).value_swap;
-    } catch (error) {
-      console.warn("value-swap: keeping the static table;", error.message);
-      return;
-    }
-    containers.forEach((container) => build(container, example));
-  });
+  enhance(".value-swap", "examples.json", (container, examples) =>
+    build(container, examples.value_swap));
 })();
