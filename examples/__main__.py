@@ -2,14 +2,13 @@
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import torch
 
 from examples import basis_change, causal_mask, two_positions, value_swap
+from provenance.files import atomic_write
 
 
 def compute_all() -> dict:
@@ -32,12 +31,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         args.out.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(compute_all(), indent=1) + "\n"
-        # Write, then rename: a failed run never leaves a half-written file.
-        handle, temporary = tempfile.mkstemp(dir=args.out, suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, args.out / "examples.json")
+        text = json.dumps(compute_all(), indent=2, allow_nan=False) + "\n"
+        atomic_write(args.out / "examples.json", text.encode())
     except OSError as error:
         print(f"python -m examples: cannot write to {args.out}: {error}", file=sys.stderr)
         return 1

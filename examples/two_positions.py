@@ -17,14 +17,14 @@ def compute(scores_override=None) -> dict:
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V   # (2, 1), (2, 1), (2, 2): activations
     d_k = K.shape[-1]
     scores = Q[1] @ K.T / math.sqrt(d_k)  # B's query against keys of A and B
-    shares = torch.softmax(scores, dim=-1)
-    z_B = shares @ V                      # mix the value vectors
+    weights = torch.softmax(scores, dim=-1)
+    z_B = weights @ V                     # mix the value vectors
     # --8<-- [end:two_positions]
     if scores_override is not None:
         # The exercise: other scores, the same value vectors.
         scores = torch.tensor(scores_override, dtype=torch.float64)
-        shares = torch.softmax(scores, dim=-1)
-        z_B = shares @ V
+        weights = torch.softmax(scores, dim=-1)
+        z_B = weights @ V
     exponentials = torch.exp(scores)
     return {
         "x_A": X[0].tolist(), "x_B": X[1].tolist(),
@@ -35,7 +35,7 @@ def compute(scores_override=None) -> dict:
         "scores": scores.tolist(),
         "exponentials": exponentials.tolist(),
         "exponential_sum": exponentials.sum().item(),
-        "shares": shares.tolist(),
+        "weights": weights.tolist(),
         "v_A": V[0].tolist(), "v_B": V[1].tolist(),
         "z_B": z_B.tolist(),
     }

@@ -36,7 +36,7 @@ fixed_keys = torch.tensor([
 # (4, 3): the vertices of a tetrahedron; their differences span all three query directions.
 
 
-class Examples(NamedTuple):
+class Batch(NamedTuple):
     latents: torch.Tensor  # (n, 5, 9): request then four records, query latents scaled
     request: torch.Tensor  # (n, 9) mixed
     records: torch.Tensor  # (n, 4, 9) mixed
@@ -76,7 +76,7 @@ def mix(latents: torch.Tensor, R: torch.Tensor) -> tuple[torch.Tensor, torch.Ten
 
 
 def draw_examples(rng: np.random.Generator, n: int, R: torch.Tensor,
-                  query_scale: float) -> Examples:
+                  query_scale: float) -> Batch:
     """`n` fresh examples from `rng`; consecutive calls continue the same stream."""
     # --8<-- [start:data]
     latents = torch.from_numpy(rng.standard_normal((n, 5, 9)))  # z: request, then 4 records
@@ -85,4 +85,4 @@ def draw_examples(rng: np.random.Generator, n: int, R: torch.Tensor,
     request, records = x[:, 0], x[:, 1:]    # (n, 9), (n, 4, 9)
     target = teacher(latents)               # (n, 3)
     # --8<-- [end:data]
-    return Examples(latents, request.contiguous(), records.contiguous(), target)
+    return Batch(latents, request.contiguous(), records.contiguous(), target)

@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from experiment.results import atomic_write
+from provenance.files import atomic_write
 
 STYLE = {
     "svg.hashsalt": "feature-recovery",

@@ -4,7 +4,7 @@ import itertools
 
 import torch
 
-from experiment.data import NOISE, PAYLOAD, QUERY, Examples, mix
+from experiment.data import NOISE, PAYLOAD, QUERY, Batch, mix
 from experiment.model import Student, mse
 
 
@@ -61,7 +61,7 @@ def predict(student: Student, latents: torch.Tensor, R: torch.Tensor) -> torch.T
 
 
 @torch.no_grad()
-def measure_seed(student: Student, heldout: Examples, R: torch.Tensor, shift: float) -> dict:
+def measure_seed(student: Student, heldout: Batch, R: torch.Tensor, shift: float) -> dict:
     """All per-seed measurements on held-out examples, as plain Python numbers."""
     z = heldout.latents  # (n, 5, 9): request, then four records
     prediction, _, V = student(heldout.request, heldout.records)

@@ -5,12 +5,8 @@ results.schema.json next to this file. Two runs of the same code give
 byte-identical files except for the "timing" object.
 """
 
-import contextlib
-import hashlib
 import json
-import os
 import platform
-import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +14,8 @@ import torch
 
 from experiment import data, measure, train
 from experiment.config import Config
+from provenance.files import atomic_write
+from provenance.source import source_hash as _source_hash
 
 FORMAT = "feature-recovery-results"
 FORMAT_VERSION = 1
@@ -26,11 +24,8 @@ SCHEMA_PATH = PACKAGE_DIR / "results.schema.json"
 
 
 def source_hash() -> str:
-    """sha256 of experiment/*.py, sorted by file name, bytes concatenated."""
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.glob("*.py"), key=lambda p: p.name):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    """The experiment's source hash, by the rule the site build caches runs with."""
+    return _source_hash(PACKAGE_DIR.parent, PACKAGE_DIR.name)
 
 
 def run(config: Config) -> dict:
@@ -116,24 +111,6 @@ def to_json(results: dict) -> bytes:
 
 def load_schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text())
-
-
-def atomic_write(path: Path, content: bytes) -> None:
-    """Write via a temporary file in the same directory and os.replace: readers see
-    the old file or the complete new one, never a partial one."""
-    path = Path(path)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            os.fchmod(file.fileno(), 0o644)  # mkstemp creates 0600
-            file.write(content)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
 
 
 def write_results(results: dict, path: Path) -> None:

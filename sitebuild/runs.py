@@ -3,13 +3,12 @@
 A computation is a package run as ``python -m PACKAGE --out DIR``; it writes one
 JSON file (and possibly figures) into DIR. The site build runs every
 computation once per change of its source, never once per language: the cache
-key is a hash of the package's ``*.py`` files, so a prose edit reuses the run
+key is the package's source hash (provenance.source), so a prose edit reuses the run
 and a code edit repeats it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import shutil
@@ -21,32 +20,34 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from provenance.source import source_hash
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 
 @dataclass(frozen=True)
 class Computation:
-    name: str  # the namespace its values take in a page: {{ num run.seeds.0.seed }}
-    package: str  # python -m PACKAGE --out DIR
+    package: str  # python -m PACKAGE --out DIR; also its namespace in a page:
+    # {{ num experiment.seeds.0.seed int }}
     output: str  # the JSON file it writes into DIR
 
     root: Path = PROJECT_ROOT  # where `python -m PACKAGE` is run
 
+    @property
+    def name(self) -> str:
+        return self.package
+
     def source_hash(self) -> str:
-        digest = hashlib.sha256()
-        for path in sorted((self.root / self.package).rglob("*")):
-            if path.is_file() and path.suffix in {".py", ".json"}:
-                digest.update(path.relative_to(self.root).as_posix().encode())
-                digest.update(path.read_bytes())
-        return digest.hexdigest()
+        """The cache key; the computation records the same hash in its output."""
+        return source_hash(self.root, self.package)
 
 
 def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
     """What the pages of the project at ROOT (the folder of mkdocs.yml) are computed from."""
     return (
-        Computation(name="run", package="experiment", output="results.json", root=root),
-        Computation(name="toy", package="examples", output="examples.json", root=root),
+        Computation(package="experiment", output="results.json", root=root),
+        Computation(package="examples", output="examples.json", root=root),
     )
 
 

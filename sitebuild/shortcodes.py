@@ -1,15 +1,15 @@
 """Computed values in page Markdown: ``{{ KIND ARGUMENTS }}``.
 
-    {{ num run.seeds.0.heldout_mse sci2 }}   one number (styles: sitebuild.numbers)
-    {{ range run.summary.erase_query fix3 }} "0.139–0.153" from {min, max} or a list
-    {{ vec toy.two_positions.shares sig2 }}  "[0.75, 0.25]"
-    {{ list run.config.seeds int }}          "0, 1, 2": a list in running text
-    {{ mat toy.two_positions.W_V sig3 }}     "[[2, 0], [0, 2]]"
-    {{ rows heldout }}                       table body rows (sitebuild.tables)
-    {{ claim heldout_at_float_precision }}   a checked sentence (sitebuild.claims)
+    {{ num experiment.seeds.0.heldout_mse sci2 }}    one number (styles: sitebuild.numbers)
+    {{ range experiment.summary.erase_query fix3 }}  "0.139–0.153" from {min, max} or a list
+    {{ vec examples.two_positions.weights sig2 }}    "[0.75, 0.25]"
+    {{ list experiment.config.seeds int }}           "0, 1, 2": a list in running text
+    {{ mat examples.two_positions.W_V sig3 }}        "[[2, 0], [0, 2]]"
+    {{ rows heldout }}                               table body rows (sitebuild.tables)
+    {{ claim heldout_at_float_precision }}           a checked sentence (sitebuild.claims)
 
-Paths start with a computation's name (``run``, ``toy``) and walk its JSON by
-key or list index. Anything unknown raises ShortcodeError, which the build
+Paths start with a computation's package name (``experiment``, ``examples``) and
+walk its JSON by key or list index. Anything unknown raises ShortcodeError, which the build
 reports with the page's name: a typo never prints as an empty cell.
 """
 
@@ -47,12 +47,14 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
         expect(1, "{{ claim NAME }}")
         try:
             claims.check(args[0], values)
-        except KeyError as error:
-            raise ShortcodeError(str(error.args[0])) from error
+        except claims.UnknownClaim as error:
+            raise ShortcodeError(str(error)) from error
         except claims.ClaimRefuted as error:
-            raise ShortcodeError(
-                f"claim {args[0]!r} is not supported by this run: {error}"
-            ) from error
+            raise ShortcodeError(f"claim {args[0]!r} is not supported by this run: {error}") \
+                from error
+        except UnknownValue as error:
+            raise ShortcodeError(f"claim {args[0]!r} reads a result this run does not have: "
+                                 f"{error}") from error
         claims_seen.append(args[0])
         return f'<span class="claim" data-claim="{args[0]}" hidden></span>'
     raise ShortcodeError(f"unknown shortcode {kind!r} in `{{{{ {kind} {' '.join(args)} }}}}`")

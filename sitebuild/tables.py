@@ -12,16 +12,20 @@ from collections.abc import Callable
 from sitebuild.values import render
 
 
+def _seed(i: int, key: str) -> str:
+    return f"experiment.seeds.{i}.{key}"
+
+
 def heldout(values, language: str) -> list[list[str]]:
     """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R² (as SSE/SST)."""
     return [
         [
-            render("num", values, f"run.seeds.{i}.seed", "int", language),
-            render("num", values, f"run.seeds.{i}.heldout_mse", "sci2", language),
-            render("num", values, f"run.seeds.{i}.uniform_attention_mse", "fix3", language),
-            render("num", values, f"run.seeds.{i}.max_unexplained", "sci1", language),
+            render("num", values, _seed(i, "seed"), "int", language),
+            render("num", values, _seed(i, "heldout_mse"), "sci2", language),
+            render("num", values, _seed(i, "uniform_attention_mse"), "fix3", language),
+            render("num", values, _seed(i, "max_unexplained"), "sci1", language),
         ]
-        for i in range(len(values["run"]["seeds"]))
+        for i in range(len(values["experiment"]["seeds"]))
     ]
 
 
@@ -29,14 +33,14 @@ def interventions(values, language: str) -> list[list[str]]:
     """Per seed: seed, erase-query MSEs, erase-payload MSEs, shift change."""
     return [
         [
-            render("num", values, f"run.seeds.{i}.seed", "int", language),
-            render("vec", values, f"run.seeds.{i}.interventions.erase_query", "fix3", language),
-            render("vec", values, f"run.seeds.{i}.interventions.erase_payload", "fix3", language),
+            render("num", values, _seed(i, "seed"), "int", language),
+            render("vec", values, _seed(i, "interventions.erase_query"), "fix3", language),
+            render("vec", values, _seed(i, "interventions.erase_payload"), "fix3", language),
             # sci2: with one significant digit a printed value can be a third off (1.5 → 2).
-            render("num", values, f"run.seeds.{i}.interventions.shift_irrelevant", "sci2",
+            render("num", values, _seed(i, "interventions.shift_irrelevant"), "sci2",
                    language),
         ]
-        for i in range(len(values["run"]["seeds"]))
+        for i in range(len(values["experiment"]["seeds"]))
     ]
 
 
@@ -45,20 +49,20 @@ def value_contributions(values, language: str) -> list[list[str]]:
     return [
         [
             str(i + 1),  # the record's number, not a result
-            render("num", values, f"toy.value_swap.weights.{i}", "sig3", language),
-            render("vec", values, f"toy.value_swap.values.{i}", "sig3", language),
-            render("vec", values, f"toy.value_swap.contributions.{i}", "sig3", language),
+            render("num", values, f"examples.value_swap.weights.{i}", "sig3", language),
+            render("vec", values, f"examples.value_swap.values.{i}", "sig3", language),
+            render("vec", values, f"examples.value_swap.contributions.{i}", "sig3", language),
         ]
-        for i in range(len(values["toy"]["value_swap"]["weights"]))
+        for i in range(len(values["examples"]["value_swap"]["weights"]))
     ]
 
 
 def causal_mask(values, language: str) -> list[list[str]]:
     """Per query position: its number, then its attention weight on every key position."""
-    weights = values["toy"]["causal_mask"]["weights"]  # (query position, key position)
+    weights = values["examples"]["causal_mask"]["weights"]  # (query position, key position)
     return [
         [str(i + 1)]  # the position's number, not a result
-        + [render("num", values, f"toy.causal_mask.weights.{i}.{j}", "sig2", language)
+        + [render("num", values, f"examples.causal_mask.weights.{i}.{j}", "sig2", language)
            for j in range(len(row))]
         for i, row in enumerate(weights)
     ]

@@ -1,7 +1,7 @@
 """Computed values: looked up by dotted path, formatted, and marked in the HTML.
 
 Every value a page shows is wrapped as
-``<span class="value" data-key="run.seeds.0.heldout_mse" data-style="sci2">…</span>``
+``<span class="value" data-key="experiment.seeds.0.heldout_mse" data-style="sci2">…</span>``
 so that tests can check each printed number against results.json, and the
 structural-parity test can compare the values the three languages show.
 """

@@ -1,41 +1,13 @@
-"""Shared fixtures: the project root, and one real build of the site per test session."""
+"""Session fixtures: one real build of the site, and one default run of each computation."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
+import json
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("en", "uk", "sv")
-PAGES = ("", "attention/", "feature-recovery/", "notebook/")
-# What a build needs from the project: a copy of these is a complete project.
-PROJECT_PARTS = ("docs", "experiment", "examples", "sitebuild", "overrides", "mkdocs.yml",
-                 "pyproject.toml")
-
-
-def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` of PROJECT into SITE_DIR, as a user runs it."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=project, env=env, capture_output=True, text=True, check=False,
-    )
-
-
-def copy_project(destination: Path) -> Path:
-    for part in PROJECT_PARTS:
-        source = ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, destination / part,
-                            ignore=shutil.ignore_patterns("__pycache__", ".cache"))
-        else:
-            shutil.copy2(source, destination / part)
-    return destination
+from tests.project import ROOT, mkdocs_build, run_computation
 
 
 @pytest.fixture(scope="session")
@@ -48,6 +20,32 @@ def site(tmp_path_factory) -> Path:
     return site_dir
 
 
-def page_file(site: Path, language: str, page: str) -> Path:
-    prefix = "" if language == "en" else f"{language}/"
-    return site / prefix / page / "index.html"
+def _computed(tmp_path_factory, package: str) -> Path:
+    out = tmp_path_factory.mktemp(f"{package}-run")
+    done = run_computation(package, "--out", str(out))
+    if done.returncode != 0:
+        pytest.fail(f"python -m {package} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def default_run_dir(tmp_path_factory) -> Path:
+    """A full default `python -m experiment` run, figures included."""
+    return _computed(tmp_path_factory, "experiment")
+
+
+@pytest.fixture(scope="session")
+def default_run(default_run_dir) -> dict:
+    return json.loads((default_run_dir / "results.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def examples_dir(tmp_path_factory) -> Path:
+    return _computed(tmp_path_factory, "examples")
+
+
+@pytest.fixture(scope="session")
+def computed_values(default_run, examples_dir) -> dict:
+    """The values a page sees: one namespace per computation, as the build names them."""
+    examples = json.loads((examples_dir / "examples.json").read_text())
+    return {"experiment": default_run, "examples": examples}

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import LANGUAGES, PAGES, ROOT
+from tests.project import LANGUAGES, PAGES, ROOT
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

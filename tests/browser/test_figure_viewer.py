@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.conftest import LANGUAGES
+from tests.project import LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

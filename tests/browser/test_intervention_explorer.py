@@ -14,7 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 from experiment.data import NOISE, PAYLOAD, QUERY, mix, teacher
 from experiment.model import Student, mse
 from sitebuild.numbers import format_value
-from tests.conftest import LANGUAGES
+from tests.project import LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

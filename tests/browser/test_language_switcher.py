@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import page_url
-from tests.conftest import PAGES
+from tests.project import PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -14,7 +14,7 @@ from tests.browser.conftest import (
     page_url,
     visit_id,
 )
-from tests.conftest import LANGUAGES, PAGES
+from tests.project import LANGUAGES, PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from sitebuild.numbers import format_value, format_vector
-from tests.conftest import LANGUAGES
+from tests.project import LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -47,13 +47,13 @@ def test_widget_starts_from_the_numbers_of_the_static_table(open_site_page, exam
     for j in range(rows.count()):
         row = rows.nth(j)
         assert row.locator(".value-swap__weight .widget__number").text_content() == \
-            static_text(page, f"toy.value_swap.weights.{j}")
+            static_text(page, f"examples.value_swap.weights.{j}")
         shown = [row.locator("input[type=text]").nth(i).input_value() for i in range(3)]
         assert shown == [format_value(v, "sig3", language) for v in example["values"][j]]
         assert row.locator("td").last.text_content() == \
-            static_text(page, f"toy.value_swap.contributions.{j}")
+            static_text(page, f"examples.value_swap.contributions.{j}")
     assert page.locator(f"{WIDGET} .value-swap__output").text_content() == \
-        static_text(page, "toy.value_swap.output")
+        static_text(page, "examples.value_swap.output")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -69,7 +69,7 @@ def test_swapping_two_columns_of_w_v_swaps_the_output_and_keeps_the_weights(
     assert after["output"] == pytest.approx(example["swapped_output"], abs=1e-12)
     assert after["values"] == [[v[1], v[0], v[2]] for v in example["values"]]
     assert page.locator(f"{WIDGET} .value-swap__output").text_content() == \
-        static_text(page, "toy.value_swap.swapped_output")
+        static_text(page, "examples.value_swap.swapped_output")
     page.keyboard.press("Space")  # and back
     assert state(page)["output"] == pytest.approx(example["output"], abs=1e-12)
     assert traffic.console_errors == [] and traffic.page_errors == []
@@ -123,7 +123,8 @@ def test_without_javascript_the_static_table_remains(open_site_page, example, la
     table = page.locator(".value-swap table")
     assert table.is_visible()
     assert table.locator("tbody tr").count() == len(example["weights"])
-    assert page.locator('.value-swap span.value[data-key="toy.value_swap.output"]').is_visible()
+    output = page.locator('.value-swap span.value[data-key="examples.value_swap.output"]')
+    assert output.is_visible()
 
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))

@@ -7,9 +7,10 @@ import sys
 
 import pytest
 
-from experiment import results
 from experiment.figures import FIGURES
-from tests.experiment.cli import ROOT, run_cli
+from provenance.files import atomic_write
+from tests.experiment.cli import run_cli
+from tests.project import ROOT
 
 SHORT = ("--steps", "30", "--seeds", "0", "2")
 
@@ -88,7 +89,7 @@ def test_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monke
 
     monkeypatch.setattr(os, "replace", broken_replace)
     with pytest.raises(OSError):
-        results.atomic_write(target, b"new")
+        atomic_write(target, b"new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"]
 

@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 
 from sitebuild.numbers import parse_number
 from sitebuild.values import FORMATTERS, lookup, range_ends
-from tests.conftest import LANGUAGES, PAGES, ROOT, page_file
+from tests.project import LANGUAGES, PAGES, ROOT, page_file
 
 pytestmark = pytest.mark.slow
 
@@ -28,8 +28,8 @@ def soup(path: Path) -> BeautifulSoup:
 @pytest.fixture(scope="module")
 def values(site):
     return {
-        "run": json.loads((site / "run" / "results.json").read_text(encoding="utf-8")),
-        "toy": json.loads((site / "run" / "examples.json").read_text(encoding="utf-8")),
+        "experiment": json.loads((site / "run" / "results.json").read_text(encoding="utf-8")),
+        "examples": json.loads((site / "run" / "examples.json").read_text(encoding="utf-8")),
     }
 
 
@@ -87,16 +87,16 @@ def test_results_and_interventions_tables_show_every_seed(site, values, language
     for key in ("heldout_mse", "uniform_attention_mse", "interventions.erase_query",
                 "interventions.erase_payload", "interventions.shift_irrelevant"):
         cells = [span for span in html.select("td span.value")
-                 if re.fullmatch(rf"run\.seeds\.\d+\.{re.escape(key)}", span["data-key"])]
-        assert len(cells) == len(values["run"]["seeds"]), key
+                 if re.fullmatch(rf"experiment\.seeds\.\d+\.{re.escape(key)}", span["data-key"])]
+        assert len(cells) == len(values["experiment"]["seeds"]), key
     for summary in ("erase_query", "erase_payload", "shift_irrelevant"):
-        assert html.select(f'td span.value[data-key="run.summary.{summary}"]'), summary
+        assert html.select(f'td span.value[data-key="experiment.summary.{summary}"]'), summary
 
 
 def test_published_results_are_a_fresh_run_of_the_current_code(values):
     from experiment.results import source_hash
 
-    assert values["run"]["source_hash"] == source_hash()
+    assert values["experiment"]["source_hash"] == source_hash()
 
 
 def _section(path: str, section: str) -> str:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.conftest import copy_project, mkdocs_build
+from tests.project import copy_project, mkdocs_build
 
 pytestmark = pytest.mark.slow
 
@@ -47,5 +47,5 @@ def test_an_unknown_result_name_fails_the_build_naming_page_and_name(tmp_path):
     # A typo in a translation only: the other languages build first and must
     # not be left published either.
     stderr = build_with_change(tmp_path, "docs/index.uk.md", r"\n## ",
-                               "\nЗ опискою: {{ num run.seeds.0.heldout_msee sci2 }}.\n\n## ")
-    assert "index.uk.md" in stderr and "run.seeds.0.heldout_msee" in stderr
+                               "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## ")
+    assert "index.uk.md" in stderr and "experiment.seeds.0.heldout_msee" in stderr

@@ -4,13 +4,14 @@ same computed values, claims, tables, listings, figures, formulas and admonition
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.project import ROOT
 
 DOCS = ROOT / "docs"
 TRANSLATIONS = ("uk", "sv")
@@ -74,6 +75,25 @@ def test_translation_has_the_same_structure(page, translation):
                 f"{translated.name}, section '{section_id or 'top'}': {feature} differ:\n"
                 f"  missing: {dict(expected[feature] - found[feature])}\n"
                 f"  extra:   {dict(found[feature] - expected[feature])}")
+
+
+WIDGET_WORDS = re.compile(
+    r'<script type="application/json" class="widget-words">(?P<json>.*?)</script>', re.DOTALL)
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def widget_words(text: str) -> list[dict[str, set[str]]]:
+    """Per widget on the page: each word's key and the {placeholders} it fills."""
+    return [{key: set(PLACEHOLDER.findall(words)) for key, words in json.loads(m["json"]).items()}
+            for m in WIDGET_WORDS.finditer(text)]
+
+
+@pytest.mark.parametrize("translation", TRANSLATIONS)
+@pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.stem)
+def test_widgets_have_the_same_words_in_every_language(page, translation):
+    english = widget_words(page.read_text(encoding="utf-8"))
+    other = widget_words(page.with_suffix(f".{translation}.md").read_text(encoding="utf-8"))
+    assert other == english, f"{translation}: widget words or their placeholders differ"
 
 
 def test_no_page_exists_in_one_language_only():

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from tests.conftest import copy_project
+from tests.project import copy_project
 
 pytestmark = pytest.mark.slow
 
@@ -69,7 +69,7 @@ def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(tmp_path):
     try:
         preview.wait_for(r"Serving on")
         assert preview.count("Running computations") == 1
-        assert 'data-key="run.config.steps"' in preview.page("")
+        assert 'data-key="experiment.config.steps"' in preview.page("")
 
         page = project / "docs" / "index.sv.md"
         preview.rebuild_after(lambda: page.write_text(page.read_text() + "\nNy mening.\n"))

@@ -23,14 +23,14 @@ def project(tmp_path):
 
 
 def cache_for(project):
-    computation = Computation(name="toy", package="toycalc", output="toy.json", root=project)
+    computation = Computation(package="toycalc", output="toy.json", root=project)
     return RunCache((computation,))
 
 
 def test_a_second_language_reuses_the_run(project):
     cache = cache_for(project)
-    first = cache.refresh()["toy"]
-    second = cache.refresh()["toy"]
+    first = cache.refresh()["toycalc"]
+    second = cache.refresh()["toycalc"]
     assert first is second and cache.executions == 1
     assert first.data == {"answer": 42}
     cache.clear()
@@ -60,5 +60,5 @@ def test_a_failed_run_leaves_no_numbers_and_recovers_once_fixed(project):
         cache.refresh()  # the same broken code is reported, not run again
     assert cache.executions == 2
     main.write_text(good)
-    assert cache.refresh()["toy"].data == {"answer": 42}
+    assert cache.refresh()["toycalc"].data == {"answer": 42}
     cache.clear()

@@ -5,12 +5,12 @@ import pytest
 from sitebuild.shortcodes import ShortcodeError, expand
 
 VALUES = {
-    "run": {
+    "experiment": {
         "config": {"steps": 1200, "seeds": [0, 1, 2]},
         "summary": {"erase_query": {"min": 0.1391, "max": 0.1532}},
         "seeds": [{"heldout_mse": 1.3e-31}],
     },
-    "toy": {
+    "examples": {
         "value_swap": {
             "weights": [0.1, 0.2, 0.3, 0.4],
             "values": [[1, 0, 0], [0, 2, 0], [0, 0, 3], [1, 1, 1]],
@@ -23,14 +23,14 @@ VALUES = {
 
 
 def test_values_are_formatted_for_the_page_language_and_marked_with_their_key():
-    page, _ = expand("{{ num run.seeds.0.heldout_mse sci2 }} after {{ num run.config.steps int }}",
-                     VALUES, "uk")
+    page, _ = expand("{{ num experiment.seeds.0.heldout_mse sci2 }} after "
+                     "{{ num experiment.config.steps int }}", VALUES, "uk")
     assert ">1,3\u00a0×\u00a010⁻³¹</span>" in page
-    assert 'data-key="run.config.steps"' in page and ">1200</span>" in page
+    assert 'data-key="experiment.config.steps"' in page and ">1200</span>" in page
 
 
 def test_a_range_comes_from_min_and_max():
-    page, _ = expand("{{ range run.summary.erase_query fix3 }}", VALUES, "en")
+    page, _ = expand("{{ range experiment.summary.erase_query fix3 }}", VALUES, "en")
     assert ">0.139–0.153</span>" in page
 
 
@@ -41,14 +41,14 @@ def test_table_rows_come_from_the_run():
 
 
 @pytest.mark.parametrize("markdown", [
-    "{{ num run.seeds.0.heldout_msee sci2 }}",  # a typo in a result name
-    "{{ num run.seeds.7.heldout_mse sci2 }}",  # no such seed
-    "{{ num run.config.steps fancy }}",  # no such style
+    "{{ num experiment.seeds.0.heldout_msee sci2 }}",  # a typo in a result name
+    "{{ num experiment.seeds.7.heldout_mse sci2 }}",  # no such seed
+    "{{ num experiment.config.steps fancy }}",  # no such style
     "{{ rows nonsense }}",
     "{{ claim nonsense }}",
-    "{{ frobnicate run.config.steps }}",
-    "{{ num run.config.steps }}",  # a missing argument
-    "{{ num run.config.steps int",  # never closed
+    "{{ frobnicate experiment.config.steps }}",
+    "{{ num experiment.config.steps }}",  # a missing argument
+    "{{ num experiment.config.steps int",  # never closed
 ])
 def test_anything_unknown_fails_with_its_name(markdown):
     with pytest.raises(ShortcodeError):
@@ -63,7 +63,7 @@ def test_a_claim_the_values_support_renders_as_a_hidden_marker():
 
 
 def test_a_claim_the_values_refute_fails_and_says_which():
-    refuted = {**VALUES, "toy": {"value_swap": {**VALUES["toy"]["value_swap"],
-                                                "swapped_weights": [0.4, 0.3, 0.2, 0.1]}}}
+    refuted = {**VALUES, "examples": {"value_swap": {**VALUES["examples"]["value_swap"],
+                                                     "swapped_weights": [0.4, 0.3, 0.2, 0.1]}}}
     with pytest.raises(ShortcodeError, match="value_swap_keeps_weights"):
         expand("{{ claim value_swap_keeps_weights }}", refuted, "en")

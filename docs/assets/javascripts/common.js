@@ -143,6 +143,21 @@
     return fragment;
   }
 
+  /** The words of the widget in CONTAINER, in the page's language. Each page holds
+      them as JSON in <script type="application/json" class="widget-words"> inside the
+      widget's container, where translators and tests/site/test_parity.py see them. */
+  function pageWords(container) {
+    const node = container.querySelector(":scope > script.widget-words");
+    if (!node) throw new Error(`${container.className}: no widget-words in the page`);
+    return JSON.parse(node.textContent);
+  }
+
+  /** TEMPLATE with each {name} replaced by PARAMS[name]: fill("record {j}", {j: 2}). */
+  function fill(template, params) {
+    return template.replace(/\{(\w+)\}/g, (whole, name) =>
+      (name in params ? String(params[name]) : whole));
+  }
+
   /** The words of LABELS (an object by language code) for this page. */
   function words(labels) {
     return labels[lang] || labels.en;
@@ -150,6 +165,6 @@
 
   window.AttentionSite = {
     lang, separator, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, enhance, words,
-    keyboardScrollable,
+    keyboardScrollable, pageWords, fill,
   };
 })();

@@ -1,0 +1,31 @@
+"""The one rule for "which source produced this": a hash of a package's files.
+
+The hash a computation records in its output (and the page prints) is the key
+under which the site build caches that computation's run: both come from
+source_hash, over the same files.
+"""
+
+import hashlib
+from pathlib import Path
+
+SUFFIXES = {".py", ".json"}
+SHARED = "provenance"  # this package: every computation depends on it
+
+
+def source_files(root: Path, package: str) -> list[Path]:
+    """Every .py and .json file of PACKAGE and of this package, below ROOT, sorted."""
+    folders = {package, SHARED}
+    return sorted(
+        (path for folder in folders for path in (Path(root) / folder).rglob("*")
+         if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in path.parts),
+        key=lambda path: path.relative_to(root).as_posix(),
+    )
+
+
+def source_hash(root: Path, package: str) -> str:
+    """sha256 over the relative path and bytes of every file of source_files."""
+    digest = hashlib.sha256()
+    for path in source_files(root, package):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
