@@ -109,6 +109,9 @@ def record(results: dict, name: str, variant: Variant, trained: train.Trained, c
         results["trainable_parameters"] = trainable_parameters(student)
         results["seeds"] = per_seed
         results["summary"] = summary(per_seed)
+        crossings = [seed["uniform_attention_step"] for seed in per_seed]
+        results["summary"]["uniform_attention_step"] = (
+            None if None in crossings else {"min": min(crossings), "max": max(crossings)})
         results["snapshots"] = snapshots(trained, config, R)
         return
     entry = {"trainable_parameters": trainable_parameters(student)}

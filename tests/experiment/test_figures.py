@@ -1,0 +1,41 @@
+"""Figures hold symbols and numbers only, so one file per scheme serves every language."""
+
+import re
+
+import pytest
+from matplotlib.text import Text
+
+from experiment.figures import FIGURES, SCHEMES, SYMBOLS, figure
+
+# A number as matplotlib prints it: a minus (hyphen or U+2212), digits, a point.
+NUMBER = re.compile(r"^[-\u2212]?\d+(\.\d+)?$")
+# Math text: $...$ with TeX commands, subscripts, superscripts, digits and single letters;
+# any run of two or more plain letters outside a command would be a word.
+MATH = re.compile(r"^\$(?:\\[a-zA-Z]+|[^a-zA-Z$]|(?<![a-zA-Z\\])[a-zA-Z](?![a-zA-Z]))*\$$")
+
+
+def is_symbol_or_number(text: str) -> bool:
+    return text == "" or text in SYMBOLS or bool(NUMBER.match(text) or MATH.match(text))
+
+
+@pytest.mark.parametrize("text", ["", "0.50", "-0.23", "\u22120.5", "1200", "q1", "n3", "MSE",
+                                  "$s = 0$", "$t$", "$q_1$", r"$R\,W_Q$", r"$a_j = \frac{1}{4}$",
+                                  r"$\mathdefault{10^{-30}}$"])
+def test_symbols_and_numbers_pass(text):
+    assert is_symbol_or_number(text)
+
+
+@pytest.mark.parametrize("text", ["step", "seed 0", "MSE (log)", "$step$", "loss", "Q1",
+                                  "$t$ steps", "q1–q3"])
+def test_words_fail(text):
+    assert not is_symbol_or_number(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", SCHEMES, ids=lambda scheme: scheme.suffix or "light")
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_figures_hold_no_words(default_run, name, scheme):
+    fig = figure(name, default_run, scheme)
+    shown = [t.get_text() for t in fig.findobj(Text) if t.get_visible()]
+    assert any(shown), "the figure shows no text at all: the check would be empty"
+    assert [text for text in shown if not is_symbol_or_number(text)] == []
