@@ -123,16 +123,19 @@ def record(results: dict, name: str, variant: Variant, trained: train.Trained, c
 
 
 def first_step_below(losses: torch.Tensor, level: float) -> int | None:
-    """The first step whose training loss is below `level` (None if none is)."""
-    below = (losses < level).nonzero()
-    return int(below[0]) if len(below) else None
+    """The first step from which every training loss is below `level`: one after the
+    last step at or above it (batch noise can cross a level more than once)."""
+    above = (losses >= level).nonzero()
+    first = int(above[-1]) + 1 if len(above) else 0
+    return first if first < len(losses) else None
 
 
 def snapshots(trained: train.Trained, config: Config, R: torch.Tensor) -> dict:
     """The first seed's learned responses after each recorded number of steps."""
     steps = sorted(trained.snapshots)
-    query = [R @ trained.snapshots[step][0][0] for step in steps]  # (9, 3) each
-    value = [R @ trained.snapshots[step][1][0] for step in steps]
+    # R @ every seed's maps, then the first seed's: the very product measure.responses takes.
+    query = [(R @ trained.snapshots[step][0])[0] for step in steps]  # (9, 3) each
+    value = [(R @ trained.snapshots[step][1])[0] for step in steps]
     return {
         "seed": config.seeds[0],
         "steps": steps,
