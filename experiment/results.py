@@ -40,12 +40,16 @@ def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) 
     torch.set_num_threads(THREADS)
     try:
         R = data.mixing_matrix(config.mixing_seed)  # (9, 9), shared by every seed and variant
-        results = header(config, R)
-        seconds = {}
+        results, seconds = header(config, R), {}
         for name, variant in VARIANTS.items():
-            trained = train_variant(config, variant, R, name == "main")
+            trained = train_variant(config, variant, R, snapshots=name == "main")
             seconds[name] = trained.seconds
-            record(results, name, variant, trained, config, R)
+            per_seed = measured_seeds(config, variant, trained, R)
+            if name == "main":
+                results |= main_entries(per_seed, trained, config, R)
+            else:
+                results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
+                                                                         trained.student)
             if on_measured is not None:
                 on_measured(name, results)
     finally:
@@ -56,15 +60,11 @@ def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) 
 
 def header(config: Config, R: torch.Tensor) -> dict:
     """What the run was: its settings, numerics, versions, source, keys and R."""
-    optimizer = torch.optim.Adam([torch.zeros(1, requires_grad=True)], lr=config.learning_rate)
-    defaults = optimizer.defaults  # what train.train's torch.optim.Adam uses
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "config": config.as_dict(),
         "numerics": {"dtype": str(R.dtype).removeprefix("torch."), "threads": THREADS},
-        "optimizer": {"name": type(optimizer).__name__, "betas": list(defaults["betas"]),
-                      "eps": defaults["eps"]},
         "versions": {"python": platform.python_version(), "torch": torch.__version__},
         "source_hash": source_hash(),
         "fixed_keys": data.fixed_keys.tolist(),
@@ -84,10 +84,10 @@ def train_variant(config: Config, variant: Variant, R: torch.Tensor,
     return train.train(student, rngs, config, R, variant.keys, tuple(steps))
 
 
-def record(results: dict, name: str, variant: Variant, trained: train.Trained, config: Config,
-           R: torch.Tensor) -> None:
-    """Measure a trained variant on held-out examples and add it to `results`: the main
-    one at the top level, the others under "variants"."""
+def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
+                   R: torch.Tensor) -> list[dict]:
+    """One entry per seed: the seed, its learned maps, and every measurement on its own
+    held-out examples, including what only this variant measures."""
     heldout = data.stack([
         data.draw_examples(data.generator(seed, "heldout"), config.heldout_size, R,
                            config.query_scale, variant.keys)
@@ -95,31 +95,41 @@ def record(results: dict, name: str, variant: Variant, trained: train.Trained, c
     ])  # (S, n, ...)
     student = trained.student
     measured = measure.measure(student, heldout, R, config.shift, variant.keys)
-    extra = particulars(variant, student, R)
-    per_seed = [
+    return [
         {"seed": seed, "W_Q": W_Q.tolist(), "W_V": W_V.tolist(), **seed_measured, **seed_extra}
         for seed, W_Q, W_V, seed_measured, seed_extra in zip(
-            config.seeds, student.W_Q.detach(), student.W_V.detach(), measured, extra,
-            strict=True)
+            config.seeds, student.W_Q.detach(), student.W_V.detach(), measured,
+            particulars(variant, student, R), strict=True)
     ]
-    if name == "main":
-        for seed, losses in zip(per_seed, trained.loss_trace, strict=True):
-            seed["loss_trace"] = losses.tolist()
-            seed["uniform_attention_step"] = first_step_below(losses, seed["uniform_attention_mse"])
-        results["trainable_parameters"] = trainable_parameters(student)
-        results["seeds"] = per_seed
-        results["summary"] = summary(per_seed)
-        crossings = [seed["uniform_attention_step"] for seed in per_seed]
-        results["summary"]["uniform_attention_step"] = (
-            None if None in crossings else {"min": min(crossings), "max": max(crossings)})
-        results["snapshots"] = snapshots(trained, config, R)
-        return
+
+
+def main_entries(per_seed: list[dict], trained: train.Trained, config: Config,
+                 R: torch.Tensor) -> dict:
+    """The main student's part of results.json, at its top level: with the optimiser,
+    the loss traces and the snapshots, which only the main student records."""
+    group = trained.optimizer.param_groups[0]
+    for seed, losses in zip(per_seed, trained.loss_trace, strict=True):
+        seed["loss_trace"] = losses.tolist()
+        seed["uniform_attention_step"] = first_step_below(losses, seed["uniform_attention_mse"])
+    crossings = [seed["uniform_attention_step"] for seed in per_seed]
+    return {
+        "optimizer": {"name": type(trained.optimizer).__name__, "betas": list(group["betas"]),
+                      "eps": group["eps"]},
+        "trainable_parameters": trainable_parameters(trained.student),
+        "seeds": per_seed,
+        "summary": summary(per_seed) | {"uniform_attention_step": (
+            None if None in crossings else {"min": min(crossings), "max": max(crossings)})},
+        "snapshots": snapshots(trained, config, R),
+    }
+
+
+def variant_entry(variant: Variant, per_seed: list[dict], student) -> dict:
+    """A variant's part of results.json, under variants.<name>."""
     entry = {"trainable_parameters": trainable_parameters(student)}
     directions = measure.invisible_directions(variant.keys)
     if len(directions):
         entry["invisible_direction"] = directions[0].tolist()
-    entry |= {"seeds": per_seed, "summary": summary(per_seed)}
-    results.setdefault("variants", {})[name] = entry
+    return entry | {"seeds": per_seed, "summary": summary(per_seed)}
 
 
 def first_step_below(losses: torch.Tensor, level: float) -> int | None:
