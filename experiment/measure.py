@@ -92,13 +92,10 @@ def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float
     return float(residual / total)
 
 
-def unexplained(student: Student, heldout: Batch, seed: int) -> list[float]:
-    """1 - R² of the three query coordinates (against the request's query latents)
-    and of the three value coordinates (against the records' payload latents, all
-    records pooled), for seed index `seed`."""
-    z = heldout.latents[seed]  # (n, 1 + K, 9)
-    q = student.queries(heldout.request)[seed]  # (n, 3)
-    V = student.values(heldout.records)[seed]  # (n, K, 3)
+def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float]:
+    """1 - R² of one seed's three query coordinates q (n, 3), against the request's
+    query latents, and of its three value coordinates V (n, K, 3), against the
+    records' payload latents, all records pooled; z (n, 1 + K, 9) are its latents."""
     pairs = [(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]
     pairs += [(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
     return [unexplained_fraction(learned, intended) for learned, intended in pairs]
@@ -158,9 +155,10 @@ def measure(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
     uniform = heldout.latents[..., 1:, PAYLOAD].mean(dim=-2)  # true payloads, weights 1/K
     uniform_mse = mse(uniform, heldout.target)
     intervened = intervene(student, heldout, R, shift, keys)
+    q, V = student.queries(heldout.request), student.values(heldout.records)
     per_seed = []
     for s in range(len(heldout_mse)):
-        fractions = unexplained(student, heldout, s)
+        fractions = unexplained(q[s], V[s], heldout.latents[s])
         r2_query, r2_value = [1.0 - u for u in fractions[:3]], [1.0 - u for u in fractions[3:]]
         per_seed.append({
             "query_response": query_response[s].tolist(),
