@@ -63,16 +63,18 @@ def compute() -> dict:
     swapped_V[0] = swapped_V[0] @ P
     swapped_only = layer(w["X"], w["W_Q"], w["W_K"], swapped_V, w["W_O"])
     undone = layer(w["X"], w["W_Q"], w["W_K"], *change_value_basis(w["W_V"], w["W_O"], 0, P))
+    products = {
+        "W_Q_W_K": largest(W_Q @ W_K.transpose(1, 2) - w["W_Q"] @ w["W_K"].transpose(1, 2)),
+        "W_V_W_O": largest(W_V[0] @ W_O[:D_HEAD] - w["W_V"][0] @ w["W_O"][:D_HEAD]),
+    }
     return {
         "positions": POSITIONS, "d": D, "heads": HEADS, "d_k": D_HEAD, "d_v": D_HEAD,
         "M": [list(r) for r in M], "N": [list(r) for r in N],
         "det_M": torch.linalg.det(M_).item(), "det_N": torch.linalg.det(N_).item(),
         "weight_change": {"W_Q": largest(W_Q - w["W_Q"]), "W_K": largest(W_K - w["W_K"]),
                           "W_V": largest(W_V - w["W_V"]), "W_O": largest(W_O - w["W_O"])},
-        "product_change": {
-            "W_Q_W_K": largest(W_Q @ W_K.transpose(1, 2) - w["W_Q"] @ w["W_K"].transpose(1, 2)),
-            "W_V_W_O": largest(W_V[0] @ W_O[:D_HEAD] - w["W_V"][0] @ w["W_O"][:D_HEAD]),
-        },
+        "product_change": products,
+        "largest_product_change": max(products.values()),
         "output_change": largest(changed - output),
         "swap_alone_change": largest(swapped_only - output),
         "swap_undone_change": largest(undone - output),

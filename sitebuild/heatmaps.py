@@ -27,19 +27,21 @@ def level(weight: float) -> int:
     return min(LEVELS, max(0, round(weight * LEVELS)))
 
 
-def _cell(values, path: str, language: str) -> str:
+def _cell(values, path: str, language: str, masked: bool = False) -> str:
     weight = lookup(values, path)
-    return (f'<td class="heat heat-{level(weight)}">'
-            f'{render("num", values, path, "fix2", language)}</td>')
+    classes = f"heat heat-{level(weight)}" + (" is-masked" if masked else "")
+    return f'<td class="{classes}">{render("num", values, path, "fix2", language)}</td>'
 
 
 def _table(values, path: str, rows: list[int], labels: list[str], language: str,
-           followed: int | None = None, kind: str = "") -> str:
-    """The rows ROWS (from 0) of the matrix at PATH, with LABELS for queries and keys."""
+           followed: int | None = None, kind: str = "", causal: bool = False) -> str:
+    """The rows ROWS (from 0) of the matrix at PATH, with LABELS for queries and keys;
+    CAUSAL marks the cells right of the diagonal as masked."""
     header = "".join(f'<th scope="col">{html.escape(label)}</th>' for label in labels)
     body = []
     for i in rows:
-        cells = "".join(_cell(values, f"{path}.{i}.{j}", language) for j in range(len(labels)))
+        cells = "".join(_cell(values, f"{path}.{i}.{j}", language, causal and j > i)
+                        for j in range(len(labels)))
         marked = ' class="is-followed"' if i == followed else ""
         body.append(f'<tr{marked}><th scope="row">{html.escape(labels[i])}</th>{cells}</tr>')
     classes = "heatmap" + (f" heatmap--{kind}" if kind else "")
@@ -61,7 +63,7 @@ def bank(number: int, row_only: bool = False) -> Callable[[dict, str], str]:
         ambiguous = sentence["ambiguous"]
         rows = [ambiguous] if row_only else list(range(len(sentence["tokens"])))
         return _table(values, f"{path}.weights", rows, sentence["tokens"], language,
-                      followed=ambiguous, kind="row" if row_only else "")
+                      followed=ambiguous, kind="row" if row_only else "", causal=True)
 
     return render_bank
 
@@ -74,7 +76,7 @@ def causal_mask(values, language: str) -> str:
         raise HeatmapError(f"the causal-mask example has {len(weights)} positions, but the "
                            f"second bank sentence in {language!r} has {len(tokens)} tokens")
     return _table(values, "examples.causal_mask.weights", list(range(len(tokens))), tokens,
-                  language)
+                  language, causal=True)
 
 
 def worked_example(values, language: str) -> str:

@@ -281,7 +281,8 @@ def value_side_change_keeps_output(values) -> str:
 def only_products_are_pinned(values) -> str:
     heads = value(values, "examples.heads")
     products = heads["product_change"]
-    return require(max(products.values()) < TOLERANCE and
+    return require(max(products.values()) < TOLERANCE
+                   and heads["largest_product_change"] == max(products.values()) and
                    min(heads["weight_change"].values()) > 0.1,
                    f"products moved by {products}, the factors by {heads['weight_change']}")
 
