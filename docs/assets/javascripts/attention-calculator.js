@@ -96,15 +96,17 @@
     return { fieldset, coordinates, temperature, causal, reset };
   }
 
-  /** A small matrix: CAPTION, row labels, column labels, and cells to fill later. */
-  function matrix(caption, rowLabels, columnLabels) {
+  /** A small matrix: CAPTION, row labels, column labels, and cells to fill later;
+      row FOLLOWED (position 2's, from 0) is marked as the one the article follows. */
+  function matrix(caption, rowLabels, columnLabels, followed = 1) {
     const cells = rowLabels.map(() => columnLabels.map(() => el("td", {})));
     const table = el("table", { class: "calculator__matrix" },
       el("caption", {}, rich(caption)),
       el("thead", {}, el("tr", {}, el("td", {}),
         ...columnLabels.map((label) => el("th", { scope: "col" }, rich(label))))),
       el("tbody", {}, ...rowLabels.map((label, r) =>
-        el("tr", {}, el("th", { scope: "row" }, rich(label)), ...cells[r]))));
+        el("tr", { class: r === followed ? "is-followed" : null },
+           el("th", { scope: "row" }, rich(label)), ...cells[r]))));
     return { table, cells };
   }
 
@@ -123,7 +125,7 @@
         masked: stage("stageMasked"), exponentials: stage("stageExponentials"),
         weights: stage("stageWeights"),
       },
-      weighted: matrix(words.stageWeighted, ["a_21 v_1", "a_22 v_2", "h_2"], components),
+      weighted: matrix(words.stageWeighted, ["a_21 v_1", "a_22 v_2", "h_2"], components, 2),
       output: matrix(words.stageOutput, ["h_1", "h_2"], components),
       status: el("p", { class: "widget__status", role: "status" }),
     };
