@@ -46,6 +46,7 @@ def compute() -> dict:
         X, torch.tensor(W_Q, dtype=torch.float64), torch.tensor(W_K, dtype=torch.float64),
         W_V_, SWAP)
     return {
+        "X": X.tolist(),
         "query_position": QUERY_POSITION + 1,
         "weights": weights.tolist(),
         "values": values.tolist(),

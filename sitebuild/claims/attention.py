@@ -229,6 +229,14 @@ def bank_other_words_spread_evenly(values) -> str:
 # ---------------------------------------------------------------------------
 # What the value contributes
 # ---------------------------------------------------------------------------
+@claim(refute=lambda v: set_value(v, "examples.value_swap.X.0", [1.0, 1.0, 0.0, 0.0]))
+def value_swap_representations_are_one_hot(values) -> str:
+    X = value(values, "examples.value_swap.X")
+    one_hot = all(row == [float(i == j) for j in range(len(row))] for i, row in enumerate(X))
+    return require(one_hot, f"representations {X}: row j of W_K is position j's key "
+                                  f"only if they are the rows of the identity")
+
+
 @claim(refute=lambda v: set_value(v, "examples.value_swap.swapped_weights",
                                   [0.4, 0.3, 0.2, 0.1]))
 def value_swap_keeps_weights(values) -> str:

@@ -43,7 +43,7 @@ def test_no_key_is_written_that_nothing_reads(data):
 
 def test_the_value_swap_records_both_runs_of_the_head(data):
     swap = data["value_swap"]
-    assert set(swap) == {"query_position", "weights", "values", "contributions", "output",
+    assert set(swap) == {"X", "query_position", "weights", "values", "contributions", "output",
                          "W_V", "swapped_W_V", "swapped_weights", "swapped_output"}
     assert len(swap["weights"]) == len(swap["values"]) == len(swap["contributions"])
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import torch
 
 import examples.__main__ as cli
 from examples import bank, causal_mask, heads, scaling, two_positions, value_swap
@@ -18,7 +19,7 @@ def attend_with_keys_from_w_v(x, X, W_Q, W_K, W_V):
     """A planted bug: the keys read W_V, so swapping W_V's columns moves the weights."""
     q = x @ W_Q
     K = X @ (W_K + W_V[:, :1])
-    weights = __import__("torch").softmax(q @ K.T, dim=-1)
+    weights = torch.softmax(q @ K.T, dim=-1)
     V = X @ W_V
     return weights, V, weights @ V
 
@@ -35,6 +36,8 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
      "worked_example_scale_is_one"),
     (two_positions, {"EXERCISE_SCORES": (1.0, 0.0)}, "equal_scores_mix_evenly"),
     (value_swap, {"SWAP": [0, 2, 1]}, "value_swap_swaps_first_two_coordinates"),
+    (value_swap, {"X": torch.eye(4, dtype=torch.float64)[[1, 0, 2, 3]]},
+     "value_swap_representations_are_one_hot"),
     (value_swap, {"attend": attend_with_keys_from_w_v}, "value_swap_keeps_weights"),
     (bank, {"W_Q": ((0.0,), (0.0,), (0.0,), (0.0,))}, "bank_clue_gets_largest_weight"),
     (bank, {"W_V": ((0.5, 0.5), (0.0, 0.0), (0.5, 0.5), (0.5, 0.5))}, "bank_outputs_differ"),
@@ -71,8 +74,9 @@ def test_every_attention_claim_but_the_pure_arithmetic_ones_has_a_planted_error(
     # These hold by arithmetic whatever the parameters (a mask of -inf, a softmax that
     # sums to one, the M of the listing, the law of large numbers): their refutations
     # in tests/sitebuild/test_claims.py edit the values instead.
-    by_arithmetic = {"causal_mask_changes_only_row_1", "causal_mask_zeroes_future", "causal_mask_keeps_past",
-                     "causal_weights_even_over_visible", "causal_rows_sum_to_one",
+    by_arithmetic = {"causal_mask_changes_only_row_1", "causal_mask_zeroes_future",
+                     "causal_mask_keeps_past", "causal_weights_even_over_visible",
+                     "causal_rows_sum_to_one",
                      "basis_change_is_invertible", "basis_change_keeps_scores",
                      "score_spread_grows_like_sqrt_dk", "scaled_softmax_stays_spread"}
     attention = {n for n, c in claims.REGISTRY.items() if c.article == "attention"}
