@@ -139,6 +139,29 @@ def test_the_keyboard_moves_every_control(open_site_page, example):
     assert_matches_python(state(page))
 
 
+def test_dragging_a_point_in_the_plane_moves_that_representation(open_site_page, example):
+    page, traffic = open_site_page("en", "attention/")
+    plane = page.locator(f"{WIDGET} .calculator__plane")
+    plane.scroll_into_view_if_needed()
+    box = plane.bounding_box()
+    scale = box["width"] / 4.8  # the plane shows [-2.4, 2.4] on each axis
+
+    def at(x, y):  # plane coordinates (y up) to the screen
+        return box["x"] + (x + 2.4) * scale, box["y"] + (2.4 - y) * scale
+
+    page.mouse.move(*at(*example["x_2"]))
+    page.mouse.down()
+    page.mouse.move(*at(-1.5, 0.5), steps=5)
+    page.mouse.up()
+    moved = state(page)
+    assert moved["x"][0] == example["x_1"]
+    assert moved["x"][1] == pytest.approx([-1.5, 0.5], abs=0.11)  # on the 0.1 grid
+    assert all(abs(v * 10 - round(v * 10)) < 1e-9 for v in moved["x"][1])
+    assert_matches_python(moved)
+    assert sliders(page).nth(2).input_value() == str(moved["x"][1][0])
+    assert traffic.console_errors == [] and traffic.page_errors == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_widget_speaks_the_pages_language(open_site_page, language):
     page, traffic = open_site_page(language, "attention/")

@@ -59,6 +59,13 @@
     return { ...state, x };
   }
 
+  /** A dragged coordinate on the sliders' grid: steps of 0.1 within the range. */
+  function snap(value) {
+    const steps = Math.round((value - X_RANGE.min) / X_RANGE.step);
+    const snapped = X_RANGE.min + steps * X_RANGE.step;
+    return Math.min(X_RANGE.max, Math.max(X_RANGE.min, Math.round(snapped * 10) / 10));
+  }
+
   const heatLevel = (w) => Math.min(HEAT_LEVELS, Math.max(0, Math.round(w * HEAT_LEVELS)));
 
   /* ---- The DOM --------------------------------------------------------------- */
@@ -96,6 +103,48 @@
     return { fieldset, coordinates, temperature, causal, reset };
   }
 
+  const SVG = "http://www.w3.org/2000/svg";
+  const PLANE = 2.4; // the plane shows [-2.4, 2.4]² around the sliders' [-2, 2]²
+
+  function svg(tag, attributes) {
+    const node = document.createElementNS(SVG, tag);
+    Object.entries(attributes).forEach(([name, value]) => node.setAttribute(name, value));
+    return node;
+  }
+
+  /** The plane of the representations: x_1 and x_2 as points the pointer can drag
+      (the sliders do the same from the keyboard, so the plane is hidden from
+      assistive technology). y points up. */
+  function plane(words) {
+    const root = svg("svg", { viewBox: `${-PLANE} ${-PLANE} ${2 * PLANE} ${2 * PLANE}`,
+                              class: "calculator__plane", "aria-hidden": "true" });
+    for (let t = -2; t <= 2; t += 1) {
+      const kind = t === 0 ? "calculator__axis" : "calculator__grid";
+      root.append(svg("line", { x1: t, y1: -PLANE, x2: t, y2: PLANE, class: kind }),
+                  svg("line", { x1: -PLANE, y1: t, x2: PLANE, y2: t, class: kind }));
+    }
+    const points = [0, 1].map((i) => {
+      const group = svg("g", { class: `calculator__point calculator__point--${i + 1}` });
+      const arrow = svg("line", { x1: 0, y1: 0, class: "calculator__arrow" });
+      const dot = svg("circle", { r: 0.2 });
+      const label = svg("text", { class: "calculator__label" });
+      label.append(`x${"₁₂"[i]}`);
+      group.append(arrow, dot, label);
+      root.append(group);
+      return { group, arrow, dot, label };
+    });
+    const figure = el("figure", { class: "calculator__figure" }, root,
+                      el("figcaption", {}, rich(words.plane)));
+    return { figure, root, points };
+  }
+
+  /** Where in the plane's coordinates (y up) a pointer EVENT is. */
+  function planePoint(root, event) {
+    const point = new DOMPoint(event.clientX, event.clientY)
+      .matrixTransform(root.getScreenCTM().inverse());
+    return [point.x, -point.y];
+  }
+
   /** A small matrix: CAPTION, row labels, column labels, and cells to fill later;
       row FOLLOWED (position 2's, from 0) is marked as the one the article follows. */
   function matrix(caption, rowLabels, columnLabels, followed = 1) {
@@ -118,6 +167,7 @@
     const stage = (name) => matrix(words[name], queries, keys);
     const dom = {
       controls: controls(words),
+      plane: plane(words),
       vectors: matrix(words.perPosition, [1, 2].map((i) => `${words.position} ${i}`),
                       ["x_i", "q_i", "k_i", "v_i"]),
       stages: {
@@ -134,7 +184,7 @@
     dom.widget = el("div", { class: "widget calculator", role: "group",
                              "aria-labelledby": titleId },
       el("p", { class: "widget__title", id: titleId }, words.title),
-      dom.controls.fieldset,
+      el("div", { class: "calculator__top" }, dom.controls.fieldset, dom.plane.figure),
       el("div", { class: "widget__scroll" }, dom.vectors.table),
       el("div", { class: "widget__scroll" }, grid),
       dom.status);
@@ -159,6 +209,15 @@
     temperature.output.textContent = fix(state.temperature, 2);
     temperature.input.setAttribute("aria-valuetext", fix(state.temperature, 2));
     causal.checked = state.causal;
+    dom.plane.points.forEach((p, i) => {
+      const [x, y] = state.x[i];
+      p.arrow.setAttribute("x2", x);
+      p.arrow.setAttribute("y2", -y);
+      p.dot.setAttribute("cx", x);
+      p.dot.setAttribute("cy", -y);
+      p.label.setAttribute("x", x + 0.28);
+      p.label.setAttribute("y", -y - 0.22);
+    });
 
     const vectors = [0, 1].map((i) => [state.x[i], stages.Q[i], stages.K[i], stages.V[i]]);
     fillMatrix(dom.vectors.cells, vectors, (v) => vector(v, (x) => sig(x, 3)));
@@ -195,6 +254,23 @@
       update({ ...state, temperature: Number(temperature.input.value) }));
     causal.addEventListener("change", () => update({ ...state, causal: causal.checked }));
     reset.addEventListener("click", () => update(structuredClone(initial)));
+    dom.plane.points.forEach((p, i) => {
+      const drag = (event) => {
+        const [x, y] = planePoint(dom.plane.root, event);
+        update(setCoordinate(setCoordinate(state, i, 0, snap(x)), i, 1, snap(y)));
+      };
+      p.group.addEventListener("pointerdown", (event) => {
+        p.group.setPointerCapture(event.pointerId);
+        p.group.classList.add("is-dragging");
+        drag(event);
+      });
+      p.group.addEventListener("pointermove", (event) => {
+        if (p.group.hasPointerCapture(event.pointerId)) drag(event);
+      });
+      const release = () => p.group.classList.remove("is-dragging");
+      p.group.addEventListener("pointerup", release);
+      p.group.addEventListener("pointercancel", release);
+    });
     update(state);
   }
 
