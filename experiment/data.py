@@ -5,8 +5,9 @@ the three-keys variant). Every input has nine latent coordinates: three query
 features, three payload features, three noise features. A fixed random
 orthogonal matrix R mixes them, x = zR, and the model sees only x.
 
-Functions take tensors with any leading dimensions (`...`): one seed's
-examples (n, ...), or every seed's at once (S, n, ...).
+Examples come for every seed at once, with a leading seed dimension (S, n, ...);
+every seed draws its own from its own random stream. The teacher and the mixing
+take tensors with any leading dimensions (`...`).
 
 Random numbers come from numpy rather than torch: numpy's SeedSequence turns
 (seed, stream) into statistically independent streams, so training, held-out
@@ -42,15 +43,10 @@ fixed_keys = torch.tensor([
 
 
 class Batch(NamedTuple):
-    latents: torch.Tensor  # (n, 1 + K, 9): request then K records, query latents scaled
-    request: torch.Tensor  # (n, 9) mixed
-    records: torch.Tensor  # (n, K, 9) mixed
-    target: torch.Tensor  # (n, 3)
-
-
-def stack(batches: list[Batch]) -> Batch:
-    """One Batch of every seed's examples, (S, n, ...), from one Batch per seed."""
-    return Batch(*(torch.stack(field) for field in zip(*batches, strict=True)))
+    latents: torch.Tensor  # (S, n, 1 + K, 9): per seed, request then K records, query scaled
+    request: torch.Tensor  # (S, n, 9) mixed
+    records: torch.Tensor  # (S, n, K, 9) mixed
+    target: torch.Tensor  # (S, n, 3)
 
 
 def generator(seed: int, stream: str) -> np.random.Generator:
@@ -86,15 +82,17 @@ def mix(latents: torch.Tensor, R: torch.Tensor) -> tuple[torch.Tensor, torch.Ten
     return x[..., 0, :].contiguous(), x[..., 1:, :].contiguous()
 
 
-def draw_examples(rng: np.random.Generator, n: int, R: torch.Tensor, query_scale: float,
-                  keys: torch.Tensor = fixed_keys) -> Batch:
-    """`n` fresh examples from `rng`, one record per key; consecutive calls continue
-    the same stream."""
+def draw_examples(rngs: list[np.random.Generator], n: int, R: torch.Tensor,
+                  query_scale: float, keys: torch.Tensor = fixed_keys) -> Batch:
+    """`n` fresh examples for each seed, one record per key, each seed's from its own
+    generator in `rngs`; consecutive calls continue the same streams."""
     # --8<-- [start:data]
-    latents = torch.from_numpy(rng.standard_normal((n, 1 + len(keys), 9)))  # z: request, records
+    latents = torch.empty(len(rngs), n, 1 + len(keys), 9, dtype=torch.float64)  # z per seed:
+    for rng, z in zip(rngs, latents.numpy(), strict=True):   # the request, then one record
+        rng.standard_normal(out=z)                          # per key, from the seed's stream
     latents[..., QUERY] *= query_scale      # every input's query latents: sharper attention
     x = latents @ R                         # x = zR for the request and every record
-    request, records = x[:, 0], x[:, 1:]    # (n, 9), (n, 4, 9)
-    target = teacher(latents, keys)         # (n, 3)
+    request, records = x[..., 0, :], x[..., 1:, :]   # (S, n, 9), (S, n, K, 9)
+    target = teacher(latents, keys)         # (S, n, 3)
     # --8<-- [end:data]
     return Batch(latents, request.contiguous(), records.contiguous(), target)

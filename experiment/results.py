@@ -88,11 +88,8 @@ def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
                    R: torch.Tensor) -> list[dict]:
     """One entry per seed: the seed, its learned maps, and every measurement on its own
     held-out examples, including what only this variant measures."""
-    heldout = data.stack([
-        data.draw_examples(data.generator(seed, "heldout"), config.heldout_size, R,
-                           config.query_scale, variant.keys)
-        for seed in config.seeds
-    ])  # (S, n, ...)
+    heldout = data.draw_examples([data.generator(seed, "heldout") for seed in config.seeds],
+                                 config.heldout_size, R, config.query_scale, variant.keys)
     student = trained.student
     measured = measure.measure(student, heldout, R, config.shift, variant.keys)
     return [

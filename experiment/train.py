@@ -52,8 +52,7 @@ def batches(rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
     B = config.batch_size
     for first_step in range(0, config.steps, STEPS_PER_DRAW):
         steps_here = min(STEPS_PER_DRAW, config.steps - first_step)
-        drawn = data.stack([data.draw_examples(rng, steps_here * B, R, config.query_scale, keys)
-                            for rng in rngs])  # (S, steps_here * B, ...)
+        drawn = data.draw_examples(rngs, steps_here * B, R, config.query_scale, keys)
         for step in range(steps_here):
             this_step = slice(step * B, (step + 1) * B)
             yield drawn.request[:, this_step], drawn.records[:, this_step], \

@@ -20,8 +20,8 @@ def train_one_seed(config: Config, seed: int, R: torch.Tensor):
     optimizer = torch.optim.Adam(student.parameters(), lr=config.learning_rate)
     losses = []
     for _ in range(config.steps):
-        batch = data.draw_examples(rng, config.batch_size, R, config.query_scale)
-        loss = mse(student(batch.request[None], batch.records[None]), batch.target[None])
+        batch = data.draw_examples([rng], config.batch_size, R, config.query_scale)
+        loss = mse(student(batch.request, batch.records), batch.target)
         optimizer.zero_grad()
         loss.sum().backward()
         optimizer.step()

@@ -19,8 +19,8 @@ R = data.mixing_matrix(CONFIG.mixing_seed)
 
 
 def heldout(n=512, seeds=(0,), keys=fixed_keys) -> data.Batch:
-    return data.stack([data.draw_examples(data.generator(seed, "heldout"), n, R,
-                                          CONFIG.query_scale, keys) for seed in seeds])
+    return data.draw_examples([data.generator(seed, "heldout") for seed in seeds], n, R,
+                              CONFIG.query_scale, keys)
 
 
 def known_solution(seeds: int = 1) -> Student:
@@ -138,11 +138,19 @@ def test_query_scale_sharpens_every_inputs_query_latents():
 
 def test_consecutive_draws_continue_one_stream():
     # train.STEPS_PER_DRAW is a speed setting only: drawing in pieces gives the same data.
-    whole = data.draw_examples(data.generator(3, "training"), 300, R, CONFIG.query_scale)
+    whole = data.draw_examples([data.generator(3, "training")], 300, R, CONFIG.query_scale)
     rng = data.generator(3, "training")
-    first = data.draw_examples(rng, 128, R, CONFIG.query_scale)
-    second = data.draw_examples(rng, 172, R, CONFIG.query_scale)
-    assert torch.equal(whole.latents, torch.cat([first.latents, second.latents]))
+    first = data.draw_examples([rng], 128, R, CONFIG.query_scale)
+    second = data.draw_examples([rng], 172, R, CONFIG.query_scale)
+    assert torch.equal(whole.latents, torch.cat([first.latents, second.latents], dim=1))
+
+
+def test_each_seed_draws_from_its_own_stream_alone_or_together():
+    together = data.draw_examples([data.generator(s, "training") for s in (0, 1)], 50, R,
+                                  CONFIG.query_scale)
+    alone = data.draw_examples([data.generator(1, "training")], 50, R, CONFIG.query_scale)
+    assert torch.equal(together.latents[1], alone.latents[0])
+    assert not torch.equal(together.latents[0], together.latents[1])
 
 
 def test_random_streams_differ():
