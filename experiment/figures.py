@@ -260,15 +260,6 @@ FIGURES = {
 }
 
 
-def figure(name: str, results: dict, scheme: Scheme) -> Figure:
-    """The figure NAME for SCHEME, built and laid out in that scheme's style, as
-    write() saves it: every text it shows is in place."""
-    with rc_context(style(scheme)):
-        fig = FIGURES[name].build(results, scheme)
-        fig.draw_without_rendering()
-    return fig
-
-
 def write(name: str, results: dict, out_dir: Path) -> list[str]:
     """Write figure NAME in every scheme as SVG and PNG; return the file names. The
     schemes differ in colour only: the first is laid out, the others take its layout."""
@@ -289,8 +280,3 @@ def write_variant(variant: str, results: dict, out_dir: Path) -> list[str]:
     """Write every figure of VARIANT; return the file names."""
     return [file for name, drawing in FIGURES.items() if drawing.variant == variant
             for file in write(name, results, out_dir)]
-
-
-def write_all(results: dict, out_dir: Path) -> list[str]:
-    """Every figure in every scheme, in this process."""
-    return [file for name in FIGURES for file in write(name, results, out_dir)]
