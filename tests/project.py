@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "uk", "sv")
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
@@ -45,3 +47,24 @@ def run_computation(package: str, *args: str) -> subprocess.CompletedProcess:
     """`python -m PACKAGE ARGS` in a fresh interpreter, as the site build runs it."""
     return subprocess.run([sys.executable, "-m", package, *args], cwd=ROOT,
                           capture_output=True, text=True, check=False)
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """mkdocs.yml as plain data: its tags (!ENV, !!python/...) read as None."""
+
+
+_ConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def site_words() -> dict[str, dict]:
+    """The words of the site's own scripts per language, as mkdocs.yml gives them:
+    English in extra.site_words, the other languages in their plugins: i18n entries."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
+    i18n = next(plugin["i18n"] for plugin in config["plugins"]
+                if isinstance(plugin, dict) and "i18n" in plugin)
+    words = {}
+    for language in i18n["languages"]:
+        extra = config["extra"] if language.get("default") else language.get("extra") or {}
+        words[language["locale"]] = extra.get("site_words")
+    return words

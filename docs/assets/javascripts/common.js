@@ -179,6 +179,14 @@
     return JSON.parse(node.textContent);
   }
 
+  /** The words of the site's own scripts (the figure viewer) in the page's language:
+      mkdocs.yml's extra.site_words, which overrides/main.html puts in every page. */
+  function siteWords() {
+    const node = document.getElementById("site-words");
+    if (!node) throw new Error("no site-words in the page (overrides/main.html)");
+    return JSON.parse(node.textContent);
+  }
+
   /** TEMPLATE with each {name} replaced by PARAMS[name]: fill("record {j}", {j: 2}). */
   function fill(template, params) {
     return template.replace(/\{(\w+)\}/g, (whole, name) =>
@@ -192,6 +200,6 @@
 
   window.AttentionSite = {
     lang, separator, formatNumber, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, enhance, words,
-    keyboardScrollable, pageWords, fill,
+    keyboardScrollable, pageWords, siteWords, fill,
   };
 })();
