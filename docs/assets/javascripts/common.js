@@ -199,7 +199,7 @@
   }
 
   window.AttentionSite = {
-    lang, separator, formatNumber, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, enhance, words,
+    separator, formatNumber, fix, sig, sci, vector, parse, el, rich, uid, ready, enhance, words,
     keyboardScrollable, pageWords, siteWords, fill,
   };
 })();
