@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
 from pathlib import Path
 
 import yaml
@@ -25,6 +30,55 @@ def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
         cwd=project, env=env, capture_output=True, text=True, check=False,
     )
+
+
+class Preview:
+    """`mkdocs serve` of PROJECT on a free port, its log collected line by line."""
+
+    def __init__(self, project: Path):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--livereload",
+             "--dev-addr", f"127.0.0.1:{self.port}"],
+            cwd=project, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.log: list[str] = []
+        threading.Thread(target=lambda: self.log.extend(self.process.stdout), daemon=True).start()
+
+    def wait_for(self, pattern: str, after: int = 0, timeout: float = 240) -> None:
+        """Until a line of the log after line AFTER matches PATTERN; raise if the
+        rebuild fails, serve exits, or TIMEOUT seconds pass first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(re.search(pattern, line) for line in self.log[after:]):
+                return
+            if any("An error happened during the rebuild" in line for line in self.log[after:]):
+                break
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.02)
+        raise TimeoutError(f"no {pattern!r} in the log:\n{''.join(self.log[-40:])}")
+
+    def rebuild_after(self, edit) -> float:
+        """Make EDIT; the seconds until the browsers are told to reload."""
+        mark = len(self.log)
+        start = time.perf_counter()
+        edit()
+        self.wait_for(r"Reloading browsers", after=mark)
+        return time.perf_counter() - start
+
+    def page(self, path: str) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}") as response:
+            return response.read().decode("utf-8")
+
+    def count(self, text: str) -> int:
+        return sum(text in line for line in self.log)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
 
 
 def copy_project(destination: Path) -> Path:
