@@ -1,5 +1,6 @@
-"""`mkdocs serve` as an author uses it: a prose edit never retrains, a code edit does,
-a broken experiment shows as an error on the page, and the preview recovers by itself."""
+"""`mkdocs serve` as an author uses it: a prose edit never re-runs a computation, a code
+edit does, a broken computation shows as an error on the pages (and no number), and the
+preview recovers by itself."""
 
 from __future__ import annotations
 
@@ -25,11 +26,14 @@ def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(tmp_path):
         assert preview.count("Running computations") == 1, "a prose edit retrained"
         assert "Ny mening." in preview.page("sv/")
 
-        main = project / "experiment" / "__main__.py"
+        # A code edit: the examples compute in a second where the experiment trains for
+        # many, and RunCache treats every computation alike (tests/sitebuild/test_runs.py).
+        main = project / "examples" / "__main__.py"
         working = main.read_text()
-        preview.rebuild_after(lambda: main.write_text(
-            working.replace("\ndef main(", "\nraise RuntimeError('broken on purpose')\n\n\n"
-                            "def main(", 1)))
+        broken_code = working.replace("\ndef main(", "\nraise RuntimeError('broken on purpose')\n\n\n"
+                                      "def main(", 1)
+        assert broken_code != working, "examples/__main__.py has no main(): update this test"
+        preview.rebuild_after(lambda: main.write_text(broken_code))
         broken = preview.page("uk/feature-recovery/")
         assert ERROR_TITLE in broken and "broken on purpose" in broken
         assert 'class="value"' not in broken, "a failed run must not leave old numbers"
@@ -37,6 +41,9 @@ def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(tmp_path):
         preview.rebuild_after(lambda: main.write_text(working))
         recovered = preview.page("uk/feature-recovery/")
         assert ERROR_TITLE not in recovered and 'class="value"' in recovered
-        assert preview.count("Running computations") == 3
+        runs = [line for line in preview.log if "Running computations" in line]
+        assert len(runs) == 3
+        assert not any("python -m experiment" in line for line in runs[1:]), (
+            "an edit of the examples ran the experiment again")
     finally:
         preview.stop()
