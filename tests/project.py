@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -16,6 +17,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+_ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 LANGUAGES = ("en", "uk", "sv")
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
@@ -23,13 +25,39 @@ PROJECT_PARTS = ("docs", "experiment", "examples", "provenance", "sitebuild", "o
                  "mkdocs.yml", "pyproject.toml")
 
 
+def _mkdocs_build_command(site_dir: Path) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+
+
 def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` of PROJECT into SITE_DIR, as a user runs it."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=project, env=env, capture_output=True, text=True, check=False,
-    )
+    return subprocess.run(_mkdocs_build_command(site_dir), cwd=project, env=_ENV,
+                          capture_output=True, text=True, check=False)
+
+
+class BackgroundBuild:
+    """`mkdocs build --strict` of PROJECT into SITE_DIR, started now; wait() for its end."""
+
+    def __init__(self, project: Path, site_dir: Path):
+        self.site_dir = site_dir
+        # A file, not a pipe that nobody reads while the tests run; closed by wait() or stop().
+        self._output = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115
+        self._process = subprocess.Popen(_mkdocs_build_command(site_dir), cwd=project, env=_ENV,
+                                         stdout=self._output, stderr=subprocess.STDOUT, text=True)
+
+    def wait(self) -> tuple[int, str]:
+        """The exit code and everything the build printed."""
+        code = self._process.wait()
+        self._output.seek(0)
+        printed = self._output.read()
+        self._output.close()
+        return code, printed
+
+    def stop(self) -> None:
+        if self._process.poll() is None:
+            self._process.terminate()
+            self._process.wait(timeout=30)
+        self._output.close()
 
 
 class Preview:
@@ -42,8 +70,7 @@ class Preview:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "--livereload",
              "--dev-addr", f"127.0.0.1:{self.port}"],
-            cwd=project, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            cwd=project, env=_ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.log: list[str] = []
         threading.Thread(target=lambda: self.log.extend(self.process.stdout), daemon=True).start()
 
