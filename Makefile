@@ -11,6 +11,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
+ALL_EXTRAS = $(shell $(BIN)/python -c "import tomllib; \
+	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']))")
 CHROMIUM := /usr/bin/chromium
 
 .PHONY: setup site serve test test-fast lint bench bench-experiment bench-site lock clean
@@ -68,12 +70,15 @@ bench-experiment: $(BENCH_STAMP)
 bench-site: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_site.py
 
-## Re-pin every package to what the current .venv has (after a deliberate upgrade).
-## A package no extra needs any more must leave the .venv first (pip uninstall):
-## tests/test_packaging.py fails on a pin that nothing requires.
-lock: $(BENCH_STAMP)
+## Re-pin every package to what the current .venv has (after a deliberate upgrade),
+## with every extra of pyproject.toml installed, then check that constraints.txt pins
+## what pyproject.toml needs and nothing else (a package no longer required must
+## leave the .venv first: pip uninstall).
+lock: setup
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[$(ALL_EXTRAS)]"
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v -E '^(pip|setuptools)==' \
 		| sed 's/^torch==\(.*\)+cpu$$/torch==\1/' > constraints.txt
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_packaging.py
 
 clean:
 	rm -rf site .cache .pytest_cache
