@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -29,11 +30,28 @@ log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 GENERATED_DIR = "run"  # where results.json and the figures are published
 _caches: dict[Path, RunCache] = {}  # by project root: tests build copies of the project
-_state = {"command": "build", "error": None, "site_dir": None}
+
+
+@dataclass
+class _Build:
+    """What the events of one build (under `serve`, the latest rebuild) share."""
+
+    command: str = "build"  # or "serve", "gh-deploy"
+    site_dir: str | None = None
+    error: str | None = None  # why the computations failed: the pages show it, and no number
+    runs: dict = field(default_factory=dict)  # name -> runs.Run
+    values: dict = field(default_factory=dict)  # name -> its JSON, as the pages look values up
+
+    @property
+    def serving(self) -> bool:
+        return self.command == "serve"
+
+
+_build = _Build()
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    _state["command"] = command
+    _build.command = command
 
 
 def on_shutdown() -> None:
@@ -41,13 +59,9 @@ def on_shutdown() -> None:
         cache.clear()
 
 
-def _serving() -> bool:
-    return _state["command"] == "serve"
-
-
 def _fail(message: str) -> None:
     """Stop a build; in a preview, log the error and show it on the pages."""
-    if not _serving():
+    if not _build.serving:
         raise PluginError(message)
     log.error(message)
 
@@ -55,22 +69,22 @@ def _fail(message: str) -> None:
 def on_config(config):
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
-    _state["site_dir"] = config.site_dir
+    _build.site_dir = config.site_dir
     try:
         runs = cache.refresh()
-        _state["error"] = None
+        _build.error = None
     except RunFailed as error:
         runs = {}
-        _state["error"] = str(error)
+        _build.error = str(error)
         _fail(str(error))
-    _state["values"] = {name: run.data for name, run in runs.items()}
-    _state["runs"] = runs
-    notebooks.configure(config, runs, serving=_serving())
+    _build.values = {name: run.data for name, run in runs.items()}
+    _build.runs = runs
+    notebooks.configure(config, runs, serving=_build.serving)
     return config
 
 
 def on_files(files: Files, config) -> Files:
-    for run in _state["runs"].values():
+    for run in _build.runs.values():
         for path in run.files():
             files.append(File.generated(config, f"{GENERATED_DIR}/{path.name}",
                                         abs_src_path=str(path)))
@@ -87,11 +101,11 @@ def _language(page, config) -> str:
 
 @event_priority(100)  # before other plugins read the Markdown
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    if _state["error"]:
+    if _build.error:
         # No numbers at all rather than stale ones: every value shows as "?".
-        return _error_banner(_state["error"]) + SHORTCODE.sub("?", markdown)
+        return _error_banner(_build.error) + SHORTCODE.sub("?", markdown)
     try:
-        expanded, checked = expand(markdown, _state["values"], _language(page, config))
+        expanded, checked = expand(markdown, _build.values, _language(page, config))
     except ShortcodeError as error:
         message = f"{page.file.src_uri}: {error}"
         _fail(message)
@@ -129,10 +143,10 @@ def on_page_context(context, page, config, nav):
 
 def on_build_error(error) -> None:
     """A failed build publishes nothing: no page with stale or partial numbers."""
-    if not _serving() and _state["site_dir"]:
-        shutil.rmtree(_state["site_dir"], ignore_errors=True)
+    if not _build.serving and _build.site_dir:
+        shutil.rmtree(_build.site_dir, ignore_errors=True)
         log.error("Build failed; removed %s so that nothing half-built is published.",
-                  _state["site_dir"])
+                  _build.site_dir)
 
 
 @event_priority(10)  # before mkdocs-jupyter evicts what the other languages still need
