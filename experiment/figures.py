@@ -113,7 +113,8 @@ def heatmap(ax, response, column_symbol: str, scheme: Scheme, limit: float,
     """A 9 x 3 response matrix on `ax`: rows are latent features, columns learned
     coordinates, colour symmetric about 0 up to `limit`; returns the image."""
     values = np.asarray(response)  # (9, 3)
-    image = ax.imshow(values, cmap=scheme.diverging, vmin=-limit, vmax=limit, aspect="auto")
+    image = ax.imshow(values, cmap=scheme.diverging, vmin=-limit, vmax=limit, aspect="auto",
+                      interpolation="none")
     if numbers:
         for (row, column), value in np.ndenumerate(values):
             text = f"{value:.2f}".replace("-0.00", "0.00")
@@ -195,7 +196,8 @@ def fig_training_snapshots(results: dict, scheme: Scheme) -> Figure:
         strip = np.hstack([part for response in snapshots[key]
                            for part in (np.asarray(response), gap)][:-1])  # (9, 4 t - 1)
         cmap = scheme.diverging.with_extremes(bad=scheme.background)
-        image = ax.imshow(strip, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
+        image = ax.imshow(strip, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto",
+                          interpolation="none")
         ax.set_xticks([4 * k + 1 for k in range(len(steps))], [str(t) for t in steps])
         ax.set_yticks(range(9), LATENT_LABELS)
         ax.set_ylabel(f"$R\\,W_{symbol}$")
