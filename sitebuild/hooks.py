@@ -14,14 +14,16 @@ because the experiment's folder is watched and its new hash forces a new run.
 from __future__ import annotations
 
 import logging
+import posixpath
 import shutil
 from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from sitebuild import mathml, notebooks
+from sitebuild import images, mathml, notebook_download, notebook_page, notebooks
 from sitebuild.runs import RunCache, RunFailed, computations
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
 
@@ -29,6 +31,7 @@ log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 GENERATED_DIR = "run"  # where results.json and the figures are published
 _caches: dict[Path, RunCache] = {}  # by project root: tests build copies of the project
+_notebooks: dict[Path, notebooks.NotebookCache] = {}  # likewise
 _state = {"command": "build", "error": None, "site_dir": None}
 
 
@@ -39,6 +42,8 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_shutdown() -> None:
     for cache in _caches.values():
         cache.clear()
+    for notebook_cache in _notebooks.values():
+        notebook_cache.close()
 
 
 def _serving() -> bool:
@@ -56,6 +61,9 @@ def on_config(config):
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
     _state["site_dir"] = config.site_dir
+    # Before the runs: the kernel executes the notebook while they compute.
+    _state["notebooks"] = _notebooks.setdefault(root, notebooks.NotebookCache(root))
+    _state["notebooks"].start(notebooks.find(Path(config.docs_dir)))
     try:
         runs = cache.refresh()
         _state["error"] = None
@@ -65,7 +73,6 @@ def on_config(config):
         _fail(str(error))
     _state["values"] = {name: run.data for name, run in runs.items()}
     _state["runs"] = runs
-    notebooks.configure(config, runs, serving=_serving())
     return config
 
 
@@ -75,10 +82,38 @@ def on_files(files: Files, config) -> Files:
             files.append(File.generated(config, f"{GENERATED_DIR}/{path.name}",
                                         abs_src_path=str(path)))
     i18n = config.plugins["i18n"]
-    download = notebooks.download(config, i18n.current_language, i18n.default_language)
-    if download is not None:
-        files.append(download)
+    for path in _state["notebooks"].paths():
+        page_path = _page_path(path.relative_to(config.docs_dir).as_posix(), i18n)
+        if page_path is not None:
+            _publish_notebook(path, page_path, files, config)
     return files
+
+
+def _page_path(src_uri: str, i18n) -> str | None:
+    """"uk/notebook/" for "notebook.uk.md" in the Ukrainian build; None in another's."""
+    stem, _, language = src_uri.removesuffix(".md").partition(".")
+    if (language or i18n.default_language) != i18n.current_language:
+        return None
+    return f"{language}/{stem}/" if language else f"{stem}/"
+
+
+def _publish_notebook(path: Path, page_path: str, files: Files, config) -> None:
+    """The images the notebook page shows, and its .ipynb download next to the page."""
+    # Files on disk, not File.generated(content=...): mkdocs-static-i18n sorts
+    # files by their source path and fails on a file that has none.
+    folder = notebooks.output_dir()
+    try:
+        executed = _state["notebooks"].result(path)
+        page_url = notebook_download.page_url(config.site_url, page_path)
+        download = notebook_download.write(executed, page_url, folder / page_path /
+                                           f"{path.name.partition('.')[0]}.ipynb")
+        shown = notebook_page.write_images(executed, folder / notebook_page.IMAGE_DIR)
+    except (notebooks.NotebookFailed, ValueError) as error:
+        _fail(f"{path.name}: {error}")
+        return
+    for image in [*shown, download]:
+        files.append(File.generated(config, image.relative_to(folder).as_posix(),
+                                    abs_src_path=str(image)))
 
 
 def _language(page, config) -> str:
@@ -87,6 +122,8 @@ def _language(page, config) -> str:
 
 @event_priority(100)  # before other plugins read the Markdown
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    if _state["notebooks"].has(page.file.abs_src_path):
+        markdown = _notebook_markdown(page)
     if _state["error"]:
         # No numbers at all rather than stale ones: every value shows as "?".
         return _error_banner(_state["error"]) + SHORTCODE.sub("?", markdown)
@@ -101,14 +138,38 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return expanded
 
 
-def on_page_content(html: str, page, config, files) -> str:
-    if hasattr(page, "nb_url"):  # rendered by mkdocs-jupyter
-        html = notebooks.heading_ids(html, page.toc)
+def _notebook_markdown(page) -> str:
+    """The notebook page with its outputs; in a preview, without them and with the error."""
+    path = Path(page.file.abs_src_path)
     try:
-        return mathml.render(html)
+        return notebook_page.markdown(_state["notebooks"].result(path))
+    except (notebooks.NotebookFailed, ValueError) as error:
+        message = f"{path.name}: {error}"
+        _fail(message)
+        return _error_banner(message) + notebook_page.markdown(
+            _state["notebooks"].source(path).notebook)
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    try:
+        html = mathml.render(html)
     except mathml.MathError as error:
         _fail(f"{page.file.src_uri}: {error}")
+    try:
+        return images.sized_and_lazy(html, lambda src: _published_file(src, page, files))
+    except images.ImageSizeError as error:
+        _fail(f"{page.file.src_uri}: {error}")
         return html
+
+
+def _published_file(src: str, page, files: Files) -> Path | None:
+    """The file behind an image's src on PAGE, or None if it is not one of this build's."""
+    parts = urlsplit(src)
+    if parts.scheme or parts.netloc:
+        return None
+    url = posixpath.normpath(urljoin("/" + page.url, unquote(parts.path))).lstrip("/")
+    found = files.get_file_from_path(url) or next((f for f in files if f.url == url), None)
+    return Path(found.abs_src_path) if found and found.abs_src_path else None
 
 
 @event_priority(-100)  # after mkdocs-static-i18n has set the language links
@@ -133,11 +194,6 @@ def on_build_error(error) -> None:
         shutil.rmtree(_state["site_dir"], ignore_errors=True)
         log.error("Build failed; removed %s so that nothing half-built is published.",
                   _state["site_dir"])
-
-
-@event_priority(10)  # before mkdocs-jupyter evicts what the other languages still need
-def on_post_build(config) -> None:
-    notebooks.keep_cache_across_languages(config)
 
 
 def _error_banner(message: str) -> str:
