@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup site serve test test-fast lint bench bench-experiment bench-site lock clean
+.PHONY: setup site serve notebook test test-fast lint bench bench-experiment bench-site lock clean
 
 setup: $(STAMP)
 
@@ -30,6 +30,17 @@ site: setup
 ## Preview on http://127.0.0.1:8000 ; re-runs the experiment when its code changes.
 serve: setup
 	$(BIN)/mkdocs serve --livereload
+
+## Open the companion notebook (every language, in notebooks/) in JupyterLab, with
+## the project's environment. JupyterLab is an extra of its own: the site does not need it.
+NOTEBOOK_STAMP := $(VENV)/.notebook-installed
+notebook: $(NOTEBOOK_STAMP)
+	$(BIN)/python -m sitebuild.notebook_download notebooks
+	$(BIN)/jupyter lab notebooks/notebook.ipynb
+
+$(NOTEBOOK_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test,notebook]"
+	touch $@
 
 ## Every test: lint, experiment, site build, browser.
 test: setup $(CHROMIUM)
@@ -57,4 +68,4 @@ lock: setup
 		| sed 's/^torch==\(.*\)+cpu$$/torch==\1/' > constraints.txt
 
 clean:
-	rm -rf site .cache .pytest_cache
+	rm -rf site notebooks .cache .pytest_cache

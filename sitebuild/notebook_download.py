@@ -8,7 +8,9 @@ the site is taken out:
 - the site's heading ids, ``## Title {#id}``, which Jupyter would print;
 - relative links, which would point nowhere outside the site: each becomes the
   absolute address of the published page, resolved against the page's URL
-  (from ``site_url``).
+  (from ``site_url``). A link to a page's source, ``feature-recovery.md#id``
+  (the form MkDocs checks and rewrites), goes where MkDocs sends it: the page
+  of the same language.
 
 ``python -m sitebuild.notebook_download OUT_DIR`` writes the notebook of every
 language, without outputs, for ``make notebook``.
@@ -51,8 +53,19 @@ def absolute_links(text: str, page_url: str) -> str:
         target = match[2]
         if urlsplit(target).scheme:
             return match[0]
-        return match[1] + urljoin(page_url, target)
+        return match[1] + urljoin(page_url, _page_link(target))
     return HTML_LINK.sub(resolve, MARKDOWN_LINK.sub(resolve, text))
+
+
+def _page_link(target: str) -> str:
+    """A link to a source file ("a.md#x", "b/index.md") as the URL of its page,
+    relative to a page that is not an index page ("../a/#x", "../b/")."""
+    path, hash_, fragment = target.partition("#")
+    if not path.endswith(".md"):
+        return target
+    path = path.removesuffix(".md")
+    path = path.removesuffix("index") if path == "index" or path.endswith("/index") else path + "/"
+    return f"../{path}{hash_}{fragment}"
 
 
 def page_url(site_url: str, page_path: str) -> str:
