@@ -68,12 +68,12 @@ def _page_link(target: str) -> str:
     return f"../{path}{hash_}{fragment}"
 
 
-def page_url(site_url: str, page_path: str) -> str:
-    """The published address of a page: SITE_URL joined with its path ("uk/notebook/")."""
-    if not urlsplit(site_url or "").scheme:
-        raise ValueError(f"site_url must be an absolute URL, not {site_url!r}: the downloaded "
+def page_url(base: str, page_path: str) -> str:
+    """The published address of a page: BASE (site_url) joined with its path ("uk/notebook/")."""
+    if not urlsplit(base or "").scheme:
+        raise ValueError(f"site_url must be an absolute URL, not {base!r}: the downloaded "
                          "notebook links to the published pages")
-    return urljoin(site_url.rstrip("/") + "/", page_path)
+    return urljoin(base.rstrip("/") + "/", page_path)
 
 
 def writes(notebook: nbformat.NotebookNode) -> str:
@@ -92,7 +92,7 @@ def write(notebook: nbformat.NotebookNode, page_url: str, target: Path) -> Path:
 # make notebook: the same notebooks, unexecuted, for JupyterLab
 # ---------------------------------------------------------------------------
 
-def _site_url(mkdocs_yml: Path) -> str:
+def site_url(mkdocs_yml: Path) -> str:
     """mkdocs.yml's site_url, with its ``!ENV [NAME, default]`` resolved as MkDocs does."""
     class Loader(yaml.SafeLoader):
         pass
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="folder for notebook.ipynb, notebook.uk.ipynb, …")
     parser.add_argument("--project", type=Path, default=Path(__file__).resolve().parent.parent)
     args = parser.parse_args(argv)
-    site_url = _site_url(args.project / "mkdocs.yml")
+    url_of_site = site_url(args.project / "mkdocs.yml")
     args.out.mkdir(parents=True, exist_ok=True)
     for source in sorted((args.project / "docs").rglob("*.md")):
         if not notebooks.is_notebook(source.read_text(encoding="utf-8")):
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         relative = source.relative_to(args.project / "docs")
         stem, _, language = relative.stem.partition(".")
         folder = "" if relative.parent == Path(".") else f"{relative.parent.as_posix()}/"
-        url = page_url(site_url, f"{language}/{folder}{stem}/".lstrip("/"))
+        url = page_url(url_of_site, f"{language}/{folder}{stem}/".lstrip("/"))
         print(write(notebooks.read(source), url, args.out / relative.with_suffix(".ipynb")))
     return 0
 

@@ -24,6 +24,7 @@ import atexit
 import copy
 import functools
 import hashlib
+import logging
 import re
 import shutil
 import tempfile
@@ -40,6 +41,7 @@ from provenance.source import source_hash
 IMPORTED_PACKAGE = "experiment"  # what the notebook imports; part of its key
 TIMEOUT = 600  # seconds per cell: one seed trains in seconds, so this means hung
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 
 class NotebookFailed(RuntimeError):
@@ -155,6 +157,9 @@ class NotebookCache:
         for source in self._sources.values():
             if source.key not in self._executions:
                 self.executions += 1
+                names = [p.name for p, s in self._sources.items() if s.key == source.key]
+                log.info("Executing the notebook for %s (code %s)", ", ".join(names),
+                         source.key[:12])
                 self._executions[source.key] = self._pool.submit(
                     execute, source.notebook, self.root)
 

@@ -1,0 +1,55 @@
+"""The companion notebook under `mkdocs serve`: executed once for all languages, never
+again for a prose edit, again for a code edit (only for the language whose code
+changed), and a failing cell shows on that language's page until it is fixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.project import copy_project
+from tests.site.test_serve import ERROR_TITLE, Preview
+
+pytestmark = pytest.mark.slow
+
+EXECUTING = "Executing the notebook"
+
+
+def test_preview_executes_the_notebook_once_and_again_only_for_its_code(tmp_path):
+    project = copy_project(tmp_path / "project")
+    docs = project / "docs"
+    preview = Preview(project)
+    try:
+        preview.wait_for(r"Serving on")
+        assert preview.count(EXECUTING) == 1, "one execution for three languages"
+        shown = preview.page("uk/notebook/")
+        assert 'class="notebook-output' in shown and ERROR_TITLE not in shown
+
+        uk = docs / "notebook.uk.md"
+        working = uk.read_text(encoding="utf-8")
+        preview.rebuild_after(lambda: uk.write_text(
+            working.replace("\n## ", "\nНове речення.\n\n## ", 1), encoding="utf-8"))
+        assert preview.count(EXECUTING) == 1, "a prose edit re-executed the notebook"
+        assert "Нове речення." in preview.page("uk/notebook/")
+
+        sv = docs / "notebook.sv.md"
+        preview.rebuild_after(lambda: sv.write_text(sv.read_text(encoding="utf-8").replace(
+            "```python\n", "```python\nprint('bara svenska')\n", 1), encoding="utf-8"))
+        assert preview.count(EXECUTING) == 2
+        assert "bara svenska" in preview.page("sv/notebook/")
+        assert "bara svenska" not in preview.page("uk/notebook/")
+
+        preview.rebuild_after(lambda: uk.write_text(working.replace(
+            "```python\n", "```python\nraise RuntimeError('broken on purpose')\n", 1),
+            encoding="utf-8"))
+        assert preview.count(EXECUTING) == 3
+        broken = preview.page("uk/notebook/")
+        assert ERROR_TITLE in broken and "broken on purpose" in broken
+        assert 'class="notebook-output' not in broken, "no output of a failed execution"
+        assert ERROR_TITLE not in preview.page("notebook/")
+
+        preview.rebuild_after(lambda: uk.write_text(working, encoding="utf-8"))
+        recovered = preview.page("uk/notebook/")
+        assert ERROR_TITLE not in recovered and 'class="notebook-output' in recovered
+        assert preview.count(EXECUTING) == 3, "the shared execution is still there"
+    finally:
+        preview.stop()
