@@ -31,9 +31,10 @@ def source(language: str, page: str) -> str:
 def search(page, word: str) -> list[str]:
     """Type WORD into the search field; the locations of the results Material shows."""
     page.keyboard.press("/")  # Material's shortcut: opens search, at any width
-    field = page.locator(".md-search__input")
-    field.fill(word)
-    page.locator(".md-search-result__item").first.wait_for()
+    page.locator(".md-search__input").fill(word)
+    # Material searches on key events: a key that changes nothing, as after typing.
+    page.keyboard.press("End")
+    page.locator(".md-search-result__item").first.wait_for(timeout=30_000)
     return page.locator(".md-search-result__link").evaluate_all(
         "links => links.map(link => link.getAttribute('href'))")
 
