@@ -36,7 +36,7 @@ serve: setup
 NOTEBOOK_STAMP := $(VENV)/.notebook-installed
 notebook: $(NOTEBOOK_STAMP)
 	$(BIN)/python -m sitebuild.notebook_download notebooks
-	$(BIN)/jupyter lab notebooks/notebook.ipynb
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/notebook.ipynb
 
 $(NOTEBOOK_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test,notebook]"

@@ -72,11 +72,13 @@ def kernel_name(notebook: nbformat.NotebookNode) -> str:
     return notebook.metadata.get("kernelspec", {}).get("name", "python3")
 
 
-def execution_key(notebook: nbformat.NotebookNode, root: Path) -> str:
-    """sha256 over the kernel, every code cell and the imported package's source hash."""
+def execution_key(notebook: nbformat.NotebookNode, root: Path,
+                  package_hash: str | None = None) -> str:
+    """sha256 over the kernel, every code cell and the imported package's source hash
+    (PACKAGE_HASH, if the caller has it already)."""
     digest = hashlib.sha256()
     digest.update(kernel_name(notebook).encode() + b"\0")
-    digest.update(source_hash(root, IMPORTED_PACKAGE).encode() + b"\0")
+    digest.update((package_hash or source_hash(root, IMPORTED_PACKAGE)).encode() + b"\0")
     for cell in code_cells(notebook):
         digest.update(cell.source.encode() + b"\0")
     return digest.hexdigest()
@@ -146,11 +148,12 @@ class NotebookCache:
 
     def start(self, paths: list[Path]) -> None:
         """Read PATHS, and start executing every key not yet executed or running."""
+        package_hash = source_hash(self.root, IMPORTED_PACKAGE)
         self._sources = {}
         for path in paths:
             notebook = read(path)
             self._sources[Path(path)] = Source(Path(path), notebook,
-                                               execution_key(notebook, self.root))
+                                               execution_key(notebook, self.root, package_hash))
         current = {source.key for source in self._sources.values()}
         for key in set(self._executions) - current:
             self._executions.pop(key).cancel()
