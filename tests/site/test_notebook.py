@@ -20,6 +20,7 @@ from bs4 import BeautifulSoup
 
 from sitebuild.notebook_download import site_url
 from tests.project import LANGUAGES, ROOT, copy_project, page_file
+from tests.site.test_failures import build_with_change
 
 pytestmark = pytest.mark.slow
 
@@ -160,3 +161,9 @@ def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(
     assert len(compared) >= 3, (
         "the notebook no longer prints what results.json holds under the labels of OVERLAP: "
         f"{printed(notebook)}")
+
+
+def test_a_failing_cell_fails_the_build_and_publishes_nothing(tmp_path):
+    stderr = build_with_change(tmp_path, "docs/notebook.sv.md", r"```python[^\n]*\n",
+                               "```python\nraise RuntimeError('broken on purpose')\n")
+    assert "notebook.sv.md" in stderr and "broken on purpose" in stderr, stderr[-3000:]
