@@ -28,6 +28,7 @@ import logging
 import re
 import shutil
 import tempfile
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,7 @@ def execution_key(notebook: nbformat.NotebookNode, root: Path,
 def execute(notebook: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
     """An executed copy of NOTEBOOK, run in CWD (the project root, so that it imports
     the project's own packages); raise NotebookFailed at the first failing cell."""
+    started = time.perf_counter()
     executed = copy.deepcopy(notebook)
     client = nbclient.NotebookClient(
         executed, kernel_name=kernel_name(notebook), timeout=TIMEOUT, allow_errors=False,
@@ -98,6 +100,7 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode
     except Exception as error:  # the kernel died or never started, a cell timed out
         raise NotebookFailed(f"the notebook could not be executed: "
                              f"{type(error).__name__}: {_tail(str(error))}") from None
+    log.info("Notebook executed in %.1f s", time.perf_counter() - started)
     return executed
 
 
