@@ -1,4 +1,4 @@
-"""`python -m examples --out DIR`: write DIR/examples.json for the attention article."""
+"""`python -m examples --out DIR`: write DIR/examples.json and the article's figures."""
 
 import argparse
 import json
@@ -7,32 +7,51 @@ from pathlib import Path
 
 import torch
 
-from examples import basis_change, causal_mask, two_positions, value_swap
+from examples import bank, basis_change, causal_mask, heads, scaling, two_positions, value_swap
 from provenance.files import atomic_write
+
+FORMAT_VERSION = 2  # 2: positions 1 and 2, h; bank, scaling and heads added
 
 
 def compute_all() -> dict:
+    """Every example, on one CPU thread (the caller's thread count is restored)."""
+    previous_threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    return {
-        "format": "attention-examples",
-        "format_version": 1,
-        "versions": {"torch": torch.__version__},
-        "two_positions": two_positions.compute(),
-        "exercise": two_positions.compute(scores_override=[0.0, 0.0]),
-        "value_swap": value_swap.compute(),
-        "basis_change": basis_change.compute(),
-        "causal_mask": causal_mask.compute(),
-    }
+    try:
+        return {
+            "format": "attention-examples",
+            "format_version": FORMAT_VERSION,
+            "versions": {"torch": torch.__version__},
+            "two_positions": two_positions.compute(),
+            "exercise": two_positions.exercise(),
+            "value_swap": value_swap.compute(),
+            "basis_change": basis_change.compute(),
+            "causal_mask": causal_mask.compute(),
+            "bank": bank.compute(),
+            "scaling": scaling.compute(),
+            "heads": heads.compute(),
+        }
+    finally:
+        torch.set_num_threads(previous_threads)
+
+
+def write(data: dict, out: Path) -> None:
+    """examples.json and the figures into OUT; each file appears whole or not at all."""
+    from examples import figures  # matplotlib only when figures are written
+
+    out.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    figures.write_all(data, out)
+    atomic_write(out / "examples.json", text.encode())
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m examples", description=__doc__)
     parser.add_argument("--out", type=Path, required=True, help="folder to write into")
     args = parser.parse_args(argv)
+    data = compute_all()
     try:
-        args.out.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(compute_all(), indent=2, allow_nan=False) + "\n"
-        atomic_write(args.out / "examples.json", text.encode())
+        write(data, args.out)
     except OSError as error:
         print(f"python -m examples: cannot write to {args.out}: {error}", file=sys.stderr)
         return 1

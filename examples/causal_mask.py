@@ -2,7 +2,7 @@
 
 import torch
 
-POSITIONS = 6  # the tiles of the bank sentence shown beside the table
+POSITIONS = 6  # the tiles of the second bank sentence, whose words head the table
 
 
 def compute() -> dict:
@@ -14,7 +14,6 @@ def compute() -> dict:
     weights = torch.softmax(scores + mask, dim=-1)   # each row sums to one
     # --8<-- [end:causal_mask]
     return {
-        "positions": n,
         "weights": weights.tolist(),
         "row_sums": weights.sum(dim=-1).tolist(),
     }

@@ -6,10 +6,14 @@
     {{ list experiment.config.seeds int }}           "0, 1, 2": a list in running text
     {{ mat examples.two_positions.W_V sig3 }}        "[[2, 0], [0, 2]]"
     {{ rows heldout }}                               table body rows (sitebuild.tables)
+    {{ heatmap bank_1 }}                             an attention matrix (sitebuild.heatmaps)
+    {{ tiles bank_1 }}                               a sentence's token tiles, as <li> items
     {{ claim heldout_at_float_precision }}           a checked sentence (sitebuild.claims)
 
 Paths start with a computation's package name (``experiment``, ``examples``) and
-walk its JSON by key or list index. Anything unknown raises ShortcodeError, which the build
+walk its JSON by key or list index; a segment ``LANG`` stands for the page's
+language (``examples.bank.sentences.LANG.0.h``), so that every translation of a
+page holds the same shortcode. Anything unknown raises ShortcodeError, which the build
 reports with the page's name: a typo never prints as an empty cell.
 """
 
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from sitebuild import claims, tables
+from sitebuild import claims, heatmaps, tables
 from sitebuild.numbers import FormatError
 from sitebuild.values import UnknownValue, render
 
@@ -36,13 +40,21 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
 
     if kind in ("num", "range", "vec", "list", "mat"):
         expect(2, f"{{{{ {kind} PATH STYLE }}}}")
-        return render(kind, values, args[0], args[1], language)
+        path = ".".join(language if part == "LANG" else part for part in args[0].split("."))
+        return render(kind, values, path, args[1], language)
     if kind == "rows":
         expect(1, "{{ rows TABLE }}")
         try:
             return tables.render_rows(args[0], values, language)
         except (UnknownValue, KeyError, IndexError) as error:
             raise ShortcodeError(f"table {args[0]!r}: {error}") from error
+    if kind in ("heatmap", "tiles"):
+        expect(1, f"{{{{ {kind} NAME }}}}")
+        draw = heatmaps.render_heatmap if kind == "heatmap" else heatmaps.tiles
+        try:
+            return draw(args[0], values, language)
+        except (UnknownValue, KeyError, IndexError, heatmaps.HeatmapError) as error:
+            raise ShortcodeError(f"{kind} {args[0]!r}: {error}") from error
     if kind == "claim":
         expect(1, "{{ claim NAME }}")
         try:

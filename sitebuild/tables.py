@@ -45,10 +45,10 @@ def interventions(values, language: str) -> list[list[str]]:
 
 
 def value_contributions(values, language: str) -> list[list[str]]:
-    """Per record: number, attention weight, value vector, weighted contribution."""
+    """Per position: number, attention weight, value vector, weighted contribution."""
     return [
         [
-            str(i + 1),  # the record's number, not a result
+            str(i + 1),  # the position's number, not a result
             render("num", values, f"examples.value_swap.weights.{i}", "sig3", language),
             render("vec", values, f"examples.value_swap.values.{i}", "sig3", language),
             render("vec", values, f"examples.value_swap.contributions.{i}", "sig3", language),

@@ -67,3 +67,53 @@ def test_a_claim_the_values_refute_fails_and_says_which():
                                                      "swapped_weights": [0.4, 0.3, 0.2, 0.1]}}}
     with pytest.raises(ShortcodeError, match="value_swap_keeps_weights"):
         expand("{{ claim value_swap_keeps_weights }}", refuted, "en")
+
+
+BANK = {
+    "examples": {
+        "bank": {"sentences": {
+            language: [{"tokens": tokens, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
+                        "weights": [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.1, 0.8, 0.1]]},
+                       {"tokens": tokens, "ambiguous": 2, "clue": 0, "h": [0.1, 0.8],
+                        "weights": [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.8, 0.1, 0.1]]}]
+            for language, tokens in (("en", ["I", "fished", "bank"]),
+                                      ("sv", ["Jag", "fiskade", "banken"]))}},
+        "causal_mask": {"weights": [[1.0, 0.0], [0.5, 0.5]]},
+    },
+}
+
+
+def test_lang_in_a_path_stands_for_the_pages_language():
+    page, _ = expand("{{ vec examples.bank.sentences.LANG.0.h fix1 }}", BANK, "sv")
+    assert 'data-key="examples.bank.sentences.sv.0.h"' in page and "[0,8; 0,1]" in page
+
+
+def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_weight():
+    page, _ = expand("{{ heatmap bank_1 }}", BANK, "sv")
+    assert '<th scope="col">fiskade</th>' in page and '<th scope="row">banken</th>' in page
+    assert page.count('<td class="heat heat-') == 9
+    assert '<td class="heat heat-8">' in page  # 0.8 → level 8 of 10
+    assert page.count("is-masked") == 3  # the three cells right of the diagonal
+    assert '<tr class="is-followed"><th scope="row">banken</th>' in page
+    assert 'data-key="examples.bank.sentences.sv.0.weights.2.1"' in page
+
+
+def test_a_heatmap_row_shows_only_the_followed_word():
+    page, _ = expand("{{ heatmap bank_2_row }}", BANK, "en")
+    assert page.count("<tr") == 2 and "heatmap--row" in page
+
+
+def test_tiles_are_the_pages_own_sentence():
+    page, _ = expand('<ul class="tiles">{{ tiles bank_2 }}</ul>', BANK, "en")
+    assert page == '<ul class="tiles"><li>I</li><li>fished</li><li>bank</li></ul>'
+
+
+@pytest.mark.parametrize("markdown", [
+    "{{ heatmap nonsense }}",
+    "{{ tiles bank_3 }}",
+    "{{ heatmap causal_mask }}",  # two positions, three words: out of step
+    "{{ heatmap }}",
+])
+def test_a_heatmap_or_tiles_that_cannot_be_drawn_fails_with_its_name(markdown):
+    with pytest.raises(ShortcodeError):
+        expand(markdown, BANK, "en")

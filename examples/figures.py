@@ -1,0 +1,87 @@
+"""Figures of the attention article: fig_<name>() writes <name>.svg/.png, drawn for
+a light page, and <name>-dark.svg/.png, drawn for a dark one (not inverted).
+
+Figures hold symbols only, no words, so one file serves every language; the
+pages' captions say what to look at. Output is deterministic: a fixed SVG hash
+salt, no dates in the metadata, text as paths, no pyplot global state.
+"""
+
+import io
+from pathlib import Path
+
+from matplotlib import rc_context
+from matplotlib.figure import Figure
+
+from provenance.files import atomic_write
+
+PNG_DPI = 150
+# Okabe-Ito pairs, chosen per background: each reads well on its page.
+THEMES = {
+    "": {"background": "#ffffff", "ink": "#1f1f1f", "grid": "#dddddd",
+         "scaled": "#0072B2", "unscaled": "#D55E00", "reference": "#6b6b6b"},
+    "-dark": {"background": "#1e2129", "ink": "#e2e4e9", "grid": "#3a3f4b",
+              "scaled": "#56B4E9", "unscaled": "#E69F00", "reference": "#9a9ea8"},
+}
+
+
+def style(theme: dict) -> dict:
+    return {
+        "svg.hashsalt": "attention-examples",
+        "svg.fonttype": "path",
+        "font.family": "DejaVu Sans",
+        "font.size": 10,
+        "figure.facecolor": theme["background"],
+        "axes.facecolor": theme["background"],
+        "savefig.facecolor": theme["background"],
+        "savefig.transparent": False,
+        "text.color": theme["ink"],
+        "axes.labelcolor": theme["ink"],
+        "axes.edgecolor": theme["ink"],
+        "xtick.color": theme["ink"],
+        "ytick.color": theme["ink"],
+        "legend.labelcolor": theme["ink"],
+    }
+
+
+def save(fig: Figure, out_dir: Path, name: str) -> None:
+    """Write <name>.svg and <name>.png atomically."""
+    for fmt, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, dpi=PNG_DPI, metadata=metadata)
+        atomic_write(Path(out_dir) / f"{name}.{fmt}", buffer.getvalue())
+
+
+def scaling_figure(scaling: dict, theme: dict) -> Figure:
+    """Mean largest attention weight against d_k (log axis), with and without ÷√d_k."""
+    d_k = scaling["d_k"]
+    fig = Figure(figsize=(5.2, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot(d_k, scaling["largest_unscaled"], color=theme["unscaled"],
+            linestyle="--", marker="s", linewidth=1.6, label=r"$\mathrm{softmax}(qK^\top)$")
+    ax.plot(d_k, scaling["largest_scaled"], color=theme["scaled"],
+            linestyle="-", marker="o", linewidth=1.6,
+            label=r"$\mathrm{softmax}(qK^\top/\sqrt{d_k})$")
+    ax.axhline(scaling["uniform_weight"], color=theme["reference"], linestyle=":",
+               linewidth=1.2, label=r"$1/n$")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(d_k, [str(d) for d in d_k])
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(r"$d_k$")
+    ax.set_ylabel(r"$\langle\, \max_j\, a_j \,\rangle$")
+    ax.grid(True, color=theme["grid"], linewidth=0.6)
+    ax.legend(frameon=False, loc="center right")
+    return fig
+
+
+def fig_scaling(data: dict, out_dir: Path) -> None:
+    for suffix, theme in THEMES.items():
+        with rc_context(style(theme)):
+            save(scaling_figure(data["scaling"], theme), out_dir, f"scaling{suffix}")
+
+
+FIGURES = {"scaling": fig_scaling}
+
+
+def write_all(data: dict, out_dir: Path) -> None:
+    for fig_function in FIGURES.values():
+        fig_function(data, out_dir)

@@ -1,0 +1,84 @@
+"""`python -m examples`: what it writes, byte for byte the same every time, and
+nothing half-written when a write fails."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import torch
+
+import examples.__main__ as cli
+from examples.figures import FIGURES, THEMES
+from tests.project import ROOT, run_computation
+
+FIGURE_FILES = sorted(f"{name}{suffix}.{fmt}" for name in FIGURES for suffix in THEMES
+                      for fmt in ("svg", "png"))
+
+
+def test_it_writes_the_examples_and_every_figure_in_both_schemes(tmp_path):
+    done = run_computation("examples", "--out", str(tmp_path / "new" / "folder"))
+    assert done.returncode == 0, done.stderr
+    written = sorted(p.name for p in (tmp_path / "new" / "folder").iterdir())
+    assert written == sorted(["examples.json", *FIGURE_FILES])
+
+
+def test_two_runs_are_identical_byte_for_byte(tmp_path):
+    outs = [tmp_path / "a", tmp_path / "b"]
+    # Two fresh interpreters at once: nothing may depend on process state or timing.
+    runs = [subprocess.Popen([sys.executable, "-m", "examples", "--out", str(out)], cwd=ROOT,
+                             stderr=subprocess.PIPE, text=True) for out in outs]
+    for run in runs:
+        assert run.wait() == 0, run.stderr.read()
+        run.stderr.close()
+    for name in ["examples.json", *FIGURE_FILES]:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+
+
+def test_an_unwritable_folder_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    done = run_computation("examples", "--out", str(blocker / "out"))
+    assert done.returncode == 1
+    assert done.stderr.startswith("python -m examples: cannot write to ")
+    assert "Traceback" not in done.stderr
+
+
+def test_a_missing_out_argument_is_a_usage_error():
+    done = run_computation("examples")
+    assert done.returncode == 2 and "--out" in done.stderr
+
+
+def test_every_file_goes_through_the_atomic_write(tmp_path, monkeypatch):
+    written = []
+    real = cli.atomic_write
+
+    def recording(path, content):
+        written.append(path.name)
+        real(path, content)
+
+    monkeypatch.setattr(cli, "atomic_write", recording)
+    monkeypatch.setattr("examples.figures.atomic_write", recording)
+    assert cli.main(["--out", str(tmp_path)]) == 0
+    assert sorted(written) == sorted(["examples.json", *FIGURE_FILES])
+    assert written[-1] == "examples.json"  # last: its presence means the figures are there
+
+
+def test_a_failed_write_leaves_no_results_and_no_temporary_file(tmp_path, monkeypatch, capsys):
+    def full_disk(path, content):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("examples.figures.atomic_write", full_disk)
+    assert cli.main(["--out", str(tmp_path)]) == 1
+    assert list(tmp_path.iterdir()) == []
+    assert "No space left on device" in capsys.readouterr().err
+
+
+def test_the_callers_thread_count_is_restored():
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        cli.compute_all()
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
