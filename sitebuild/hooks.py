@@ -16,9 +16,12 @@ from __future__ import annotations
 import logging
 import posixpath
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
+import nbformat
+from markdown import Markdown
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
@@ -32,6 +35,20 @@ log = logging.getLogger("mkdocs.hooks.sitebuild")
 GENERATED_DIR = "run"  # where results.json and the figures are published
 _caches: dict[Path, RunCache] = {}  # by project root: tests build copies of the project
 _notebooks: dict[Path, notebooks.NotebookCache] = {}  # likewise
+
+
+@dataclass
+class NotebookPage:
+    """A language's notebook page in this build: what mkdocs-jupyter renders, from what."""
+
+    page_path: str  # "uk/notebook/"
+    executed: nbformat.NotebookNode  # the language's notebook with the execution's outputs
+    rendered: Path  # its page form, the .ipynb mkdocs-jupyter converts
+    error: str | None  # a failed execution (preview only: a build stops)
+
+
+_notebook_pages: dict[str, NotebookPage] = {}  # by the page source's abs_src_path
+_rendered_from: dict[str, str] = {}  # src_uri -> source path, while mkdocs-jupyter renders
 _state = {"command": "build", "error": None, "site_dir": None}
 
 
@@ -58,6 +75,7 @@ def _fail(message: str) -> None:
 
 
 def on_config(config):
+    _check_mkdocs_jupyter(config)
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
     _state["site_dir"] = config.site_dir
@@ -74,6 +92,20 @@ def on_config(config):
     _state["values"] = {name: run.data for name, run in runs.items()}
     _state["runs"] = runs
     return config
+
+
+def _check_mkdocs_jupyter(config) -> None:
+    """mkdocs-jupyter renders what sitebuild.notebooks executed once: executing again
+    (once per language) or reusing a page from an earlier build would be wrong."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None:
+        raise PluginError("mkdocs.yml must enable mkdocs-jupyter: it renders the notebook pages")
+    wrong = {name: plugin.config[name] for name in ("execute", "cache", "include_requirejs")
+             if plugin.config[name]}
+    if wrong:
+        raise PluginError(f"mkdocs.yml: mkdocs-jupyter must not {', '.join(wrong)} "
+                          "(the build executes each notebook once, sitebuild/notebooks.py, "
+                          "and the site loads nothing from another host)")
 
 
 def on_files(files: Files, config) -> Files:
@@ -98,22 +130,34 @@ def _page_path(src_uri: str, i18n) -> str | None:
 
 
 def _publish_notebook(path: Path, page_path: str, files: Files, config) -> None:
-    """The images the notebook page shows, and its .ipynb download next to the page."""
+    """The notebook mkdocs-jupyter renders as the page, the images it shows, and the
+    .ipynb download next to the page, all from the one execution.
+
+    In a preview, a failed execution leaves the page its code without outputs,
+    under the error.
+    """
     # Files on disk, not File.generated(content=...): mkdocs-static-i18n sorts
     # files by their source path and fails on a file that has none.
     folder = notebooks.output_dir()
+    stem = path.name.partition(".")[0]
+    to_render = folder / "to-render" / page_path / f"{stem}.ipynb"  # unpublished
+    error = None
     try:
         executed = _state["notebooks"].result(path)
         page_url = notebook_download.page_url(config.site_url, page_path)
-        download = notebook_download.write(executed, page_url, folder / page_path /
-                                           f"{path.name.partition('.')[0]}.ipynb")
-        shown = notebook_page.write_images(executed, folder / notebook_page.IMAGE_DIR)
-    except (notebooks.NotebookFailed, ValueError) as error:
-        _fail(f"{path.name}: {error}")
-        return
-    for image in [*shown, download]:
-        files.append(File.generated(config, image.relative_to(folder).as_posix(),
-                                    abs_src_path=str(image)))
+        published = [*notebook_page.write_images(executed, folder / notebook_page.IMAGE_DIR),
+                     notebook_download.write(executed, page_url,
+                                             folder / page_path / f"{stem}.ipynb")]
+        notebook_page.write(executed, page_path, to_render)
+    except (notebooks.NotebookFailed, ValueError) as failure:
+        error = f"{path.name}: {failure}"
+        _fail(error)
+        executed, published = _state["notebooks"].source(path).notebook, []
+        notebook_page.write(executed, page_path, to_render)
+    _notebook_pages[str(path)] = NotebookPage(page_path, executed, to_render, error)
+    for file in published:
+        files.append(File.generated(config, file.relative_to(folder).as_posix(),
+                                    abs_src_path=str(file)))
 
 
 def _language(page, config) -> str:
@@ -123,7 +167,8 @@ def _language(page, config) -> str:
 @event_priority(100)  # before other plugins read the Markdown
 def on_page_markdown(markdown: str, page, config, files) -> str:
     if _state["notebooks"].has(page.file.abs_src_path):
-        markdown = _notebook_markdown(page)
+        _render_executed_notebook(page)
+        return markdown
     if _state["error"]:
         # No numbers at all rather than stale ones: every value shows as "?".
         return _error_banner(_state["error"]) + SHORTCODE.sub("?", markdown)
@@ -138,19 +183,28 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return expanded
 
 
-def _notebook_markdown(page) -> str:
-    """The notebook page with its outputs; in a preview, without them and with the error."""
-    path = Path(page.file.abs_src_path)
-    try:
-        return notebook_page.markdown(_state["notebooks"].result(path))
-    except (notebooks.NotebookFailed, ValueError) as error:
-        message = f"{path.name}: {error}"
-        _fail(message)
-        return _error_banner(message) + notebook_page.markdown(
-            _state["notebooks"].source(path).notebook)
+def _render_executed_notebook(page) -> None:
+    """Point mkdocs-jupyter at this language's executed notebook.
+
+    mkdocs-jupyter's on_pre_page replaced the page's render with one that converts
+    the file at page.file.abs_src_path when it runs, which is right after this
+    event. Until then the page is its Jupytext source: MkDocs has read its front
+    matter (the description) from there. on_page_content points it back.
+    """
+    if not hasattr(page, "nb_url"):  # what mkdocs-jupyter's on_pre_page sets
+        raise PluginError(f"{page.file.src_uri}: mkdocs-jupyter does not render this "
+                          "notebook; its `include` in mkdocs.yml must match the file")
+    source = page.file.abs_src_path
+    if SHORTCODE.search(page.markdown or ""):
+        _fail(f"{page.file.src_uri}: a notebook cannot use shortcodes: its Markdown is "
+              "shown as written, on the page and in Jupyter")
+    page.file.abs_src_path = str(_notebook_pages[source].rendered)
+    _rendered_from[page.file.src_uri] = source
 
 
 def on_page_content(html: str, page, config, files) -> str:
+    if page.file.src_uri in _rendered_from:
+        html = _finish_notebook_page(html, page, config)
     try:
         html = mathml.render(html)
     except mathml.MathError as error:
@@ -160,6 +214,21 @@ def on_page_content(html: str, page, config, files) -> str:
     except images.ImageSizeError as error:
         _fail(f"{page.file.src_uri}: {error}")
         return html
+
+
+def _finish_notebook_page(html: str, page, config) -> str:
+    """mkdocs-jupyter's HTML with the site's heading ids, alt texts and no other host;
+    in a preview, under the error of a failed execution."""
+    page.file.abs_src_path = _rendered_from.pop(page.file.src_uri)
+    notebook = _notebook_pages[page.file.abs_src_path]
+    try:
+        html = notebook_page.finish(html, page.toc, notebook.executed, notebook.page_path)
+    except notebook_page.PageError as error:
+        _fail(f"{page.file.src_uri}: {error}")
+        return _error_html(str(error), config) + html
+    if notebook.error or _state["error"]:
+        return _error_html(notebook.error or _state["error"], config) + html
+    return html
 
 
 def _published_file(src: str, page, files: Files) -> Path | None:
@@ -200,4 +269,10 @@ def _error_banner(message: str) -> str:
     body = "\n".join("    " + line for line in message.splitlines())
     title = "The build could not compute this page"
     return f'!!! failure "{title}"\n\n    ```text\n{body}\n    ```\n\n'
+
+
+def _error_html(message: str, config) -> str:
+    """The error banner for a page that MkDocs does not render from Markdown."""
+    return Markdown(extensions=config.markdown_extensions,
+                    extension_configs=config.mdx_configs).convert(_error_banner(message))
 

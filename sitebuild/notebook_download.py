@@ -9,8 +9,9 @@ the site is taken out:
 - relative links, which would point nowhere outside the site: each becomes the
   absolute address of the published page, resolved against the page's URL
   (from ``site_url``). A link to a page's source, ``feature-recovery.md#id``
-  (the form MkDocs checks and rewrites), goes where MkDocs sends it: the page
-  of the same language.
+  (the form the page's author writes), goes where MkDocs would send it: the
+  page of the same language (``page_link``, which the site's own notebook page
+  uses too).
 
 ``python -m sitebuild.notebook_download OUT_DIR`` writes the notebook of every
 language, without outputs, for ``make notebook``.
@@ -23,6 +24,7 @@ import copy
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -49,15 +51,20 @@ def standalone(notebook: nbformat.NotebookNode, page_url: str) -> nbformat.Noteb
 
 def absolute_links(text: str, page_url: str) -> str:
     """Every relative link target in TEXT resolved against PAGE_URL."""
+    return relative_links(text, lambda target: urljoin(page_url, page_link(target)))
+
+
+def relative_links(text: str, rewrite: Callable[[str], str]) -> str:
+    """TEXT with every relative link target (Markdown or HTML) replaced by REWRITE's."""
     def resolve(match: re.Match) -> str:
         target = match[2]
-        if urlsplit(target).scheme:
+        if urlsplit(target).scheme or target.startswith("//"):
             return match[0]
-        return match[1] + urljoin(page_url, _page_link(target))
+        return match[1] + rewrite(target)
     return HTML_LINK.sub(resolve, MARKDOWN_LINK.sub(resolve, text))
 
 
-def _page_link(target: str) -> str:
+def page_link(target: str) -> str:
     """A link to a source file ("a.md#x", "b/index.md") as the URL of its page,
     relative to a page that is not an index page ("../a/#x", "../b/")."""
     path, hash_, fragment = target.partition("#")

@@ -35,6 +35,15 @@ def download(site: Path, language: str) -> nbformat.NotebookNode:
                          as_version=4)
 
 
+# mkdocs-jupyter's (nbconvert's JupyterLab) markup of a cell's outputs.
+PRINTED = ".jp-OutputArea-output.jp-RenderedText pre"
+FIGURES = ".jp-OutputArea-output img"
+
+
+def shown_text(html: BeautifulSoup) -> list[str]:
+    return [pre.get_text().strip("\n") for pre in html.select(PRINTED)]
+
+
 def printed(notebook: nbformat.NotebookNode) -> list[str]:
     """The text every code cell printed, in order."""
     return [output.text for cell in notebook.cells if cell.cell_type == "code"
@@ -50,29 +59,55 @@ def image_hashes(notebook: nbformat.NotebookNode) -> list[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_printed_output_and_figures_after_the_code(site, language):
     html = page(site, language)
-    assert len(html.select("pre.notebook-output")) >= 2, "the notebook was not executed"
-    figures = html.select("img.notebook-output")
+    assert len(html.select(PRINTED)) >= 2, "the notebook was not executed"
+    cells = html.select(".jp-CodeCell")
+    figures = html.select(FIGURES)
     assert len(figures) >= 3
     for figure in figures:
-        assert figure["alt"].strip() and figure.get("width") and figure.get("height")
+        assert figure.get("width") and figure.get("height")
         target = page_file(site, language, "notebook/").parent / figure["src"]
         assert target.resolve().is_file(), figure["src"]
+        cell = figure.find_parent(class_="jp-CodeCell")
+        assert cell in cells and cell.select(".highlight-ipynb"), "an output shows under its code"
     assert "Traceback" not in html.get_text()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_figure_has_the_alt_text_of_its_code_cell_in_the_pages_language(site, language):
+    suffix = "" if language == "en" else f".{language}"
+    source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
+    expected = re.findall(r'^```python alt="([^"]+)"', source, re.MULTILINE)
+    assert expected, "the notebook's figures have alt text in their code fences"
+    assert [img["alt"] for img in page(site, language).select(FIGURES)] == expected
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_headings_have_the_sources_ids_in_the_page_and_its_table_of_contents(site, language):
+    suffix = "" if language == "en" else f".{language}"
+    source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
+    ids = re.findall(r"^## .*\{#([\w-]+)\}\s*$", source, re.MULTILINE)
+    html = page(site, language)
+    article = html.select_one("article")
+    assert [h2["id"] for h2 in article.select("h2")] == ids
+    assert article.select_one("h1")["id"], "the title has a (Unicode) slug, not an empty id"
+    toc = [a["href"] for a in html.select("nav.md-nav--secondary a.md-nav__link")]
+    assert toc[:len(ids)] == [f"#{i}" for i in ids]
 
 
 def test_every_language_shows_the_same_outputs(site):
     """One execution fills all three pages (its printed timing included)."""
-    outputs = {language: [pre.get_text() for pre in page(site, language).select(
-        "pre.notebook-output")] for language in LANGUAGES}
+    outputs = {language: shown_text(page(site, language)) for language in LANGUAGES}
+    figures = {language: [Path(img["src"]).name for img in page(site, language).select(FIGURES)]
+               for language in LANGUAGES}
     assert outputs["en"] == outputs["uk"] == outputs["sv"]
+    assert figures["en"] == figures["uk"] == figures["sv"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_download_carries_the_outputs_the_page_shows(site, language):
     html, notebook = page(site, language), download(site, language)
-    assert [pre.get_text() for pre in html.select("pre.notebook-output")] == [
-        text.rstrip("\n") for text in printed(notebook)]
-    shown = [Path(img["src"]).stem for img in html.select("img.notebook-output")]
+    assert shown_text(html) == [text.strip("\n") for text in printed(notebook)]
+    shown = [Path(img["src"]).stem for img in html.select(FIGURES)]
     assert shown == image_hashes(notebook)
     assert all(cell.execution_count for cell in notebook.cells if cell.cell_type == "code")
 

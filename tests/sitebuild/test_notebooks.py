@@ -5,6 +5,7 @@ outputs of that one execution."""
 from __future__ import annotations
 
 import base64
+import re
 import struct
 import textwrap
 import zlib
@@ -160,19 +161,65 @@ def executed_notebook(alt: str | None = "A white square") -> nbformat.NotebookNo
         picture, printing])
 
 
-def test_the_page_shows_each_output_after_its_code():
-    page = notebook_page.markdown(executed_notebook())
-    name = notebook_page.image_name(png(4, 3))
-    assert page.index("```python\nfigure()\n```") < page.index(
-        f"![A white square](run/notebook/{name})") < page.index("```python\nprint(values)")
-    assert '<pre class="notebook-output notebook-stdout"><code>&#123;&#123; num x &#125;&#125;' \
-           " &lt;b&gt;</code></pre>" in page, "printed text is escaped, and no shortcode"
-    assert "description: x" not in page, "the front matter is not shown"
+def rendered_by_mkdocs_jupyter(notebook, page_path: str, tmp_path):
+    """The page's HTML and table of contents as mkdocs-jupyter makes them from the
+    notebook the build hands it (its defaults, as mkdocs.yml leaves them)."""
+    from mkdocs_jupyter.convert import nb2html
+    from mkdocs_jupyter.plugin import get_nb_toc
+
+    path = notebook_page.write(notebook, page_path, tmp_path / "page.ipynb")
+    page_html = nb2html(str(path), execute=False, theme="", allow_errors=False,
+                        include_requirejs=False, custom_mathjax_url="")
+    return page_html, get_nb_toc(str(path), 6)[0]
+
+
+def on_the_site_only(notebook):
+    """NOTEBOOK without its link to another host (a page of this site links to none)."""
+    for cell in notebook.cells:
+        cell.source = cell.source.replace(" [Elsewhere](https://example.org/a)", "")
+    return notebook
+
+
+def test_the_page_is_the_notebook_without_front_matter_or_ids_and_with_site_links():
+    page = notebook_page.page_notebook(executed_notebook(), "uk/notebook/")
+    text = "\n".join(cell.source for cell in page.cells if cell.cell_type == "markdown")
+    assert all(cell.cell_type != "raw" for cell in page.cells), "no front matter"
+    assert "{#run}" not in text and "## Run it\n" in text
+    assert "(../article/#part)" in text, "a link to a page's source goes to the page"
+    assert "[Download](notebook.ipynb)" in text, "the page links to its download"
+    image = page.cells[-2].outputs[0]
+    assert image.metadata.filenames["image/png"] == \
+        f"../../run/notebook/{notebook_page.image_name(png(4, 3))}"
 
 
 def test_an_image_without_alt_text_fails():
-    with pytest.raises(notebook_page.UnknownOutput, match="alt"):
-        notebook_page.markdown(executed_notebook(alt=None))
+    with pytest.raises(notebook_page.PageError, match="alt"):
+        notebook_page.page_notebook(executed_notebook(alt=None), "notebook/")
+
+
+def test_the_rendered_page_has_the_sources_ids_the_alt_text_and_no_other_host(tmp_path):
+    notebook = on_the_site_only(executed_notebook())
+    notebook.cells[1].source = notebook.cells[1].source.replace("# Title", "# Заголовок")
+    page_html, toc = rendered_by_mkdocs_jupyter(notebook, "uk/notebook/", tmp_path)
+    assert "cdnjs" in page_html and "<!-- Load mathjax -->" in page_html, \
+        "mkdocs-jupyter's markup changed: see what finish() still needs to remove"
+    done = notebook_page.finish(page_html, toc, notebook, "uk/notebook/")
+    assert '<h1 id="заголовок">' in done and '<h2 id="run">Run it' in done
+    title, = toc
+    assert title.id == "заголовок" and [link.id for link in title.children] == ["run"]
+    src = f"../../run/notebook/{notebook_page.image_name(png(4, 3))}"
+    assert re.search(rf'<img alt="A white square"[^>]* src="{re.escape(src)}"', done)
+    assert notebook_page.NO_ALT not in done
+    assert "cdnjs" not in done and "mathjax" not in done.lower()
+    assert "&#123;&#123; num x &#125;&#125;" in done or "{{ num x }}" in done, \
+        "printed text is shown as printed"
+
+
+def test_a_page_that_would_link_another_host_fails(tmp_path):
+    notebook = executed_notebook()
+    page_html, toc = rendered_by_mkdocs_jupyter(notebook, "notebook/", tmp_path)
+    with pytest.raises(notebook_page.PageError, match="https://example.org/a"):
+        notebook_page.finish(page_html, toc, notebook, "notebook/")
 
 
 def test_each_image_is_written_once_under_its_hash(tmp_path):

@@ -24,7 +24,7 @@
     if (field) dialog.setAttribute("aria-label", field.getAttribute("aria-label"));
   }
 
-  const SIDEWAYS = ".md-typeset .math-display, .md-typeset pre.notebook-output";
+  const SIDEWAYS = ".md-typeset .math-display, .md-typeset .highlight-ipynb";
 
   ready(() => {
     namedSearchDialog();
