@@ -75,7 +75,7 @@ def _fail(message: str) -> None:
 
 
 def on_config(config):
-    _check_mkdocs_jupyter(config)
+    _configure_mkdocs_jupyter(config)
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
     _state["site_dir"] = config.site_dir
@@ -94,18 +94,28 @@ def on_config(config):
     return config
 
 
-def _check_mkdocs_jupyter(config) -> None:
-    """mkdocs-jupyter renders what sitebuild.notebooks executed once: executing again
-    (once per language) or reusing a page from an earlier build would be wrong."""
+def _configure_mkdocs_jupyter(config) -> None:
+    """mkdocs-jupyter renders what sitebuild.notebooks executed once: it must not
+    execute again (once per language) nor load scripts from a CDN.
+
+    Its cache (keyed on the bytes of the executed notebook it renders) is off for
+    `mkdocs build`, so no page comes from an earlier build. `mkdocs serve` turns it
+    on in a folder of this process, one per language (mkdocs-jupyter evicts, after
+    each language's build, every entry that build did not use): a prose edit
+    elsewhere then does not convert the notebook pages again.
+    """
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is None:
         raise PluginError("mkdocs.yml must enable mkdocs-jupyter: it renders the notebook pages")
-    wrong = {name: plugin.config[name] for name in ("execute", "cache", "include_requirejs")
-             if plugin.config[name]}
+    wrong = [name for name in ("execute", "include_requirejs") if plugin.config[name]]
     if wrong:
-        raise PluginError(f"mkdocs.yml: mkdocs-jupyter must not {', '.join(wrong)} "
-                          "(the build executes each notebook once, sitebuild/notebooks.py, "
-                          "and the site loads nothing from another host)")
+        raise PluginError(f"mkdocs.yml: mkdocs-jupyter must not {', '.join(wrong)} (the build "
+                          "executes each notebook once, sitebuild/notebooks.py, and the site "
+                          "loads nothing from another host)")
+    plugin.config["cache"] = _serving()
+    i18n = config.plugins["i18n"]  # its on_config, which sets the language, runs after this
+    language = i18n.current_language or i18n.default_language
+    plugin.config["cache_dir"] = str(notebooks.output_dir() / "mkdocs-jupyter" / language)
 
 
 def on_files(files: Files, config) -> Files:

@@ -14,6 +14,7 @@ from tests.site.test_serve import ERROR_TITLE, Preview
 pytestmark = pytest.mark.slow
 
 EXECUTING = "Executing the notebook"
+CONVERTING = "Converting notebook"  # mkdocs-jupyter renders a page (not from its cache)
 
 
 def shows_output(html: str) -> bool:
@@ -33,10 +34,12 @@ def test_preview_executes_the_notebook_once_and_again_only_for_its_code(tmp_path
 
         uk = docs / "notebook.uk.md"
         working = uk.read_text(encoding="utf-8")
+        converted = preview.count(CONVERTING)
         preview.rebuild_after(lambda: uk.write_text(
             working.replace("\n## ", "\nНове речення.\n\n## ", 1), encoding="utf-8"))
         assert preview.count(EXECUTING) == 1, "a prose edit re-executed the notebook"
         assert "Нове речення." in preview.page("uk/notebook/")
+        assert preview.count(CONVERTING) == converted + 1, "only the edited page is rendered anew"
 
         sv = docs / "notebook.sv.md"
         preview.rebuild_after(lambda: sv.write_text(sv.read_text(encoding="utf-8").replace(
