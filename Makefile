@@ -1,11 +1,18 @@
 # The README's two commands are `make serve` (or `make site`) and `make test`;
 # each sets up what it needs first, so both work on a fresh clone.
 
-PYTHON ?= python3.11
+# The project needs Python 3.11 (pyproject.toml's requires-python; CI uses 3.11):
+# python3.11 if there is one, else python3 if it is 3.11. `make PYTHON=...` overrides.
+PYTHON ?= $(shell for candidate in python3.11 python3; do \
+	$$candidate -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null \
+	&& command -v $$candidate && break; done)
 export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
+ALL_EXTRAS = $(shell $(BIN)/python -c "import tomllib; \
+	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']))")
 CHROMIUM := /usr/bin/chromium
 
 .PHONY: setup site serve notebook test test-fast lint bench bench-experiment bench-site lock clean
@@ -13,6 +20,13 @@ CHROMIUM := /usr/bin/chromium
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
+	@test -x $(BIN)/python || test -n "$(PYTHON)" || { \
+	  echo "No Python 3.11 found (looked for python3.11, then python3 of version 3.11)." >&2; \
+	  echo "Install Python 3.11 with its venv module, for example" >&2; \
+	  echo "  Debian 12:  apt-get install python3 python3-venv" >&2; \
+	  echo "  elsewhere:  pyenv install 3.11  or  uv python install 3.11" >&2; \
+	  echo "then run make again, or name it: make PYTHON=/path/to/python3.11 test" >&2; \
+	  exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test]"
@@ -56,16 +70,26 @@ lint: setup
 
 bench: bench-experiment bench-site
 
-bench-experiment: setup
+# The benchmarks' own packages (the bench extra), on top of setup's.
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test,bench]"
+	touch $@
+
+bench-experiment: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_experiment.py
 
-bench-site: setup
+bench-site: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_site.py
 
-## Re-pin every package to what the current .venv has (after a deliberate upgrade).
+## Re-pin every package to what the current .venv has (after a deliberate upgrade),
+## with every extra of pyproject.toml installed, then check that constraints.txt pins
+## what pyproject.toml needs and nothing else (a package no longer required must
+## leave the .venv first: pip uninstall).
 lock: setup
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[$(ALL_EXTRAS)]"
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v -E '^(pip|setuptools)==' \
 		| sed 's/^torch==\(.*\)+cpu$$/torch==\1/' > constraints.txt
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_packaging.py
 
 clean:
 	rm -rf site notebooks .cache .pytest_cache

@@ -1,31 +1,40 @@
 """Print speed and memory figures of the site build; assert nothing.
 
-    python benchmarks/bench_site.py
+    python benchmarks/bench_site.py [--pairs 3] [--baseline ee98185]
 
-1. A clean `mkdocs build` (fresh experiment, figures, one notebook execution,
-   three languages) of a copy of the project, with how its wall time splits
-   between the computations (the notebook executes alongside them) and the rest
-   of MkDocs, and the peak memory of the whole process tree (sampled every 20 ms).
-2. `mkdocs serve` on that copy: the time from a prose edit to the end of the
-   rebuild of every language, which must neither retrain nor re-execute a
-   notebook.
+1. A clean `mkdocs build --strict` of a copy of the project, against the build of
+   commit BASELINE (ee98185, the first edition: issue 10's reference) in the same
+   run. The two copies build in turn, baseline then current, PAIRS times, so that
+   the machine's load falls on both alike; printed: every time, both medians and
+   their ratio (issue 10's target: <= 0.7). For the current project also: how its
+   last build splits between the computations, the notebook's one execution
+   (alongside them), mkdocs-jupyter's rendering of its three pages and the rest
+   of MkDocs, and the peak memory of the build's process tree (sampled every
+   20 ms).
+2. `mkdocs serve` on the copy: the rebuild of every language after a prose edit
+   (no computation and no notebook runs again), and after a code edit of the
+   experiment (the experiment and the notebook run again).
 
-Targets (2-core machine): clean build <= 30 s, prose edit <= 2.5 s,
-peak memory <= 1.5 GB.
+Both builds run with this .venv's packages, each from its own copy of the project,
+so that each imports its own experiment/ and sitebuild/.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import io
 import os
 import re
 import shutil
-import socket
+import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -33,9 +42,10 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.project import copy_project  # noqa: E402
+from tests.project import Preview, copy_project  # noqa: E402
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+BASELINE = "ee98185"
 
 
 class PeakMemory(threading.Thread):
@@ -61,7 +71,19 @@ class PeakMemory(threading.Thread):
             time.sleep(0.02)
 
 
-def clean_build(project: Path, site_dir: Path) -> None:
+@dataclass
+class Build:
+    seconds: float
+    peak_memory: int  # bytes
+    lines: list[str]  # what the build printed (--verbose)
+    stamps: list[float]  # seconds from the start to each line
+
+
+def clean_build(project: Path) -> Build:
+    """`mkdocs build --strict` of PROJECT with nothing left from an earlier build."""
+    site_dir = project / "site"
+    for leftover in (site_dir, project / ".cache"):
+        shutil.rmtree(leftover, ignore_errors=True)
     # --verbose makes MkDocs and the plugins log what the split needs.
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--verbose",
                "--site-dir", str(site_dir)]
@@ -70,95 +92,120 @@ def clean_build(project: Path, site_dir: Path) -> None:
                                stderr=subprocess.STDOUT, text=True)
     memory = PeakMemory(process.pid)
     memory.start()
-    lines = []
-    stamps = []
+    lines, stamps = [], []
     for line in process.stdout:
         stamps.append(time.perf_counter() - start)
         lines.append(line)
     process.wait()
     memory.done.set()
     memory.join()
-    total = time.perf_counter() - start
     if process.returncode != 0:
-        sys.exit("".join(lines[-40:]))
-    computations = _span(lines, stamps, "Running computations", "Computations done")
-    notebooks = _notebook_time(lines, stamps)
-    print(f"clean build: {total:6.1f} s   (target <= 30 s)")
-    print(f"  computations (experiment + examples):    {computations:4.1f} s")
-    print(f"  notebook, one execution for 3 languages: {notebooks:4.1f} s (alongside them)")
-    print(f"  MkDocs and everything else:              {total - computations:4.1f} s")
-    print(f"peak memory of the build's process tree: {memory.peak / 2**30:5.2f} GB "
+        sys.exit(f"the build of {project} failed:\n" + "".join(lines[-40:]))
+    return Build(time.perf_counter() - start, memory.peak, lines, stamps)
+
+
+def export_commit(commit: str, destination: Path) -> Path | None:
+    """The project as it was at COMMIT, or None where this is no git checkout with it."""
+    done = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT,
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        return None
+    destination.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
+        archive.extractall(destination, filter="data")
+    return destination
+
+
+def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int) -> None:
+    times: dict[str, list[float]] = {"baseline": [], "current": []}
+    last = None
+    for _ in range(pairs):
+        if baseline is not None:
+            times["baseline"].append(clean_build(baseline).seconds)
+        last = clean_build(current)
+        times["current"].append(last.seconds)
+    for name, seconds in times.items():
+        if seconds:
+            listed = ", ".join(f"{s:.1f}" for s in seconds)
+            print(f"clean build, {name:8}: median {statistics.median(seconds):5.1f} s  ({listed})")
+    if times["baseline"]:
+        ratio = statistics.median(times["current"]) / statistics.median(times["baseline"])
+        print(f"  current / {commit}: {ratio:.2f}x  (issue 10's target <= 0.7x; "
+              f"builds alternated, {pairs} pairs)")
+    else:
+        print(f"  no baseline: {commit} is not in this checkout's git history")
+    computations = _span(last, "Running computations", "Computations done")
+    print(f"  last current build: computations {computations:.1f} s, the notebook's "
+          f"execution {_execution_time(last):.1f} s (alongside them), its 3 pages rendered "
+          f"{_conversion_time(last):.1f} s, wall {last.seconds:.1f} s")
+    print(f"  peak memory of its process tree: {last.peak_memory / 2**30:.2f} GB "
           "(target <= 1.5 GB)")
 
 
-def _span(lines, stamps, begin: str, end: str) -> float:
-    first = next(i for i, line in enumerate(lines) if begin in line)
-    last = next(i for i, line in enumerate(lines) if end in line)
-    return stamps[last] - stamps[first]
+def _span(build: Build, begin: str, end: str) -> float:
+    first = next((i for i, line in enumerate(build.lines) if begin in line), None)
+    last = next((i for i, line in enumerate(build.lines) if end in line), None)
+    return 0.0 if first is None or last is None else build.stamps[last] - build.stamps[first]
 
 
-def _notebook_time(lines, stamps) -> float:
-    """The notebook's one execution, as sitebuild.notebooks logs it (it overlaps the
-    computations, so it is not part of the remainder either)."""
-    times = [float(m[1]) for line in lines
-             if (m := re.search(r"Notebook executed in ([0-9.]+) s", line))]
-    return sum(times)
+def _execution_time(build: Build) -> float:
+    """The notebook's execution, as sitebuild.notebooks logs it (once per build)."""
+    return sum(float(m[1]) for line in build.lines
+               if (m := re.search(r"Notebook executed in ([0-9.]+) s", line)))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def _conversion_time(build: Build) -> float:
+    """mkdocs-jupyter rendering the notebook pages, once per language: from each
+    'Converting notebook' line to the next line MkDocs prints after it."""
+    lines, stamps = build.lines, build.stamps
+    total = 0.0
+    for i, line in enumerate(lines):
+        if "Converting notebook" in line and i + 1 < len(lines):
+            following = next((j for j in range(i + 1, len(lines))
+                              if "Kernel is running" not in lines[j]), i + 1)
+            total += stamps[following] - stamps[i]
+    return total
 
 
-def prose_edit(project: Path) -> None:
-    port = _free_port()
-    command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dev-addr",
-               f"127.0.0.1:{port}"]
-    process = subprocess.Popen(command, cwd=project, env=ENV, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    output: list[str] = []
-    reader = threading.Thread(target=lambda: output.extend(process.stdout), daemon=True)
-    reader.start()
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def serve_rebuilds(project: Path) -> None:
+    preview = Preview(project)
     try:
-        _wait_for(output, re.compile(r"Serving on"), timeout=180)
+        preview.wait_for(r"Serving on", timeout=300)
+        page = project / "docs" / "attention.uk.md"
         # The first edit warms the notebook cache of every language.
-        timings = []
-        for _attempt in range(4):
-            page = project / "docs" / "attention.uk.md"
-            mark = len(output)
-            page.write_text(page.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-            start = time.perf_counter()
-            _wait_for(output, re.compile(r"Reloading browsers|Documentation built"),
-                      timeout=180, after=mark)
-            timings.append(time.perf_counter() - start)
-            time.sleep(1.0)
-        reruns = sum("Running computations" in line for line in output)
-        executions = sum("Executing the notebook" in line for line in output)
-        print(f"serve, prose edit rebuilt in all languages: {min(timings[1:]):.2f} s best, "
-              f"{max(timings[1:]):.2f} s worst of {len(timings) - 1} (target <= 2.5 s)")
-        print(f"  first edit after start: {timings[0]:.2f} s; computations run: {reruns} "
-              f"(1 expected, at start); notebooks executed: {executions}")
+        prose = [preview.rebuild_after(lambda: _append(page, "\n")) for _ in range(4)]
+        print(f"serve, prose edit rebuilt in all languages: {min(prose[1:]):.2f} s best, "
+              f"{max(prose[1:]):.2f} s worst of {len(prose) - 1} (target <= 2.5 s; "
+              f"first after start {prose[0]:.2f} s)")
+        runs = preview.count("Running computations")
+        source = project / "experiment" / "config.py"
+        code = [preview.rebuild_after(lambda n=n: _append(source, f"\n# edit {n}\n"))
+                for n in range(2)]
+        print(f"serve, code edit of the experiment rebuilt in all languages: "
+              f"{min(code):.1f} s best, {max(code):.1f} s worst of {len(code)}")
+        print(f"  computations run: {runs} before the code edits (1 expected, at start), "
+              f"{preview.count('Running computations') - runs} for {len(code)} code edits; "
+              f"notebook executions: {preview.count('Executing the notebook')} "
+              "(1 at start, 1 per code edit)")
     finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
-def _wait_for(output: list[str], pattern: re.Pattern, timeout: float, after: int = 0) -> None:
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if any(pattern.search(line) for line in output[after:]):
-            return
-        time.sleep(0.02)
-    sys.exit("timed out waiting for " + pattern.pattern + ":\n" + "".join(output[-30:]))
+        preview.stop()
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as scratch:
-        project = copy_project(Path(scratch) / "project")
-        clean_build(project, Path(scratch) / "site")
-        prose_edit(project)
-        shutil.rmtree(Path(scratch) / "site", ignore_errors=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=3, help="builds of each project")
+    parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch:
+        current = copy_project(Path(scratch) / "current")
+        baseline = export_commit(args.baseline, Path(scratch) / "baseline")
+        compare_builds(current, baseline, args.baseline, args.pairs)
+        shutil.rmtree(current / "site", ignore_errors=True)
+        serve_rebuilds(current)
 
 
 if __name__ == "__main__":

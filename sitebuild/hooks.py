@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -47,13 +47,30 @@ class NotebookPage:
     error: str | None  # a failed execution (preview only: a build stops)
 
 
-_notebook_pages: dict[str, NotebookPage] = {}  # by the page source's abs_src_path
-_rendered_from: dict[str, str] = {}  # src_uri -> source path, while mkdocs-jupyter renders
-_state = {"command": "build", "error": None, "site_dir": None}
+@dataclass
+class _Build:
+    """What the events of one build (under `serve`, the latest rebuild) share."""
+
+    command: str = "build"  # or "serve", "gh-deploy"
+    site_dir: str | None = None
+    error: str | None = None  # why the computations failed: the pages show it, and no number
+    runs: dict = field(default_factory=dict)  # name -> runs.Run
+    values: dict = field(default_factory=dict)  # name -> its JSON, as the pages look values up
+    notebooks: notebooks.NotebookCache | None = None  # this project's executions
+    notebook_pages: dict[str, NotebookPage] = field(default_factory=dict)  # by abs_src_path
+    rendered_from: dict[str, str] = field(default_factory=dict)  # src_uri -> abs_src_path,
+    # while mkdocs-jupyter renders the page from its executed notebook
+
+    @property
+    def serving(self) -> bool:
+        return self.command == "serve"
+
+
+_build = _Build()
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    _state["command"] = command
+    _build.command = command
 
 
 def on_shutdown() -> None:
@@ -63,13 +80,9 @@ def on_shutdown() -> None:
         notebook_cache.close()
 
 
-def _serving() -> bool:
-    return _state["command"] == "serve"
-
-
 def _fail(message: str) -> None:
     """Stop a build; in a preview, log the error and show it on the pages."""
-    if not _serving():
+    if not _build.serving:
         raise PluginError(message)
     log.error(message)
 
@@ -78,19 +91,19 @@ def on_config(config):
     _configure_mkdocs_jupyter(config)
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
-    _state["site_dir"] = config.site_dir
+    _build.site_dir = config.site_dir
     # Before the runs: the kernel executes the notebook while they compute.
-    _state["notebooks"] = _notebooks.setdefault(root, notebooks.NotebookCache(root))
-    _state["notebooks"].start(notebooks.find(Path(config.docs_dir)))
+    _build.notebooks = _notebooks.setdefault(root, notebooks.NotebookCache(root))
+    _build.notebooks.start(notebooks.find(Path(config.docs_dir)))
     try:
         runs = cache.refresh()
-        _state["error"] = None
+        _build.error = None
     except RunFailed as error:
         runs = {}
-        _state["error"] = str(error)
+        _build.error = str(error)
         _fail(str(error))
-    _state["values"] = {name: run.data for name, run in runs.items()}
-    _state["runs"] = runs
+    _build.values = {name: run.data for name, run in runs.items()}
+    _build.runs = runs
     return config
 
 
@@ -112,19 +125,19 @@ def _configure_mkdocs_jupyter(config) -> None:
         raise PluginError(f"mkdocs.yml: mkdocs-jupyter must not {', '.join(wrong)} (the build "
                           "executes each notebook once, sitebuild/notebooks.py, and the site "
                           "loads nothing from another host)")
-    plugin.config["cache"] = _serving()
+    plugin.config["cache"] = _build.serving
     i18n = config.plugins["i18n"]  # its on_config, which sets the language, runs after this
     language = i18n.current_language or i18n.default_language
     plugin.config["cache_dir"] = str(notebooks.output_dir() / "mkdocs-jupyter" / language)
 
 
 def on_files(files: Files, config) -> Files:
-    for run in _state["runs"].values():
+    for run in _build.runs.values():
         for path in run.files():
             files.append(File.generated(config, f"{GENERATED_DIR}/{path.name}",
                                         abs_src_path=str(path)))
     i18n = config.plugins["i18n"]
-    for path in _state["notebooks"].paths():
+    for path in _build.notebooks.paths():
         page_path = _page_path(path.relative_to(config.docs_dir).as_posix(), i18n)
         if page_path is not None:
             _publish_notebook(path, page_path, files, config)
@@ -153,7 +166,7 @@ def _publish_notebook(path: Path, page_path: str, files: Files, config) -> None:
     to_render = folder / "to-render" / page_path / f"{stem}.ipynb"  # unpublished
     error = None
     try:
-        executed = _state["notebooks"].result(path)
+        executed = _build.notebooks.result(path)
         page_url = notebook_download.page_url(config.site_url, page_path)
         published = [*notebook_page.write_images(executed, folder / notebook_page.IMAGE_DIR),
                      notebook_download.write(executed, page_url,
@@ -162,9 +175,9 @@ def _publish_notebook(path: Path, page_path: str, files: Files, config) -> None:
     except (notebooks.NotebookFailed, ValueError) as failure:
         error = f"{path.name}: {failure}"
         _fail(error)
-        executed, published = _state["notebooks"].source(path).notebook, []
+        executed, published = _build.notebooks.source(path).notebook, []
         notebook_page.write(executed, page_path, to_render)
-    _notebook_pages[str(path)] = NotebookPage(page_path, executed, to_render, error)
+    _build.notebook_pages[str(path)] = NotebookPage(page_path, executed, to_render, error)
     for file in published:
         files.append(File.generated(config, file.relative_to(folder).as_posix(),
                                     abs_src_path=str(file)))
@@ -176,14 +189,14 @@ def _language(page, config) -> str:
 
 @event_priority(100)  # before other plugins read the Markdown
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    if _state["notebooks"].has(page.file.abs_src_path):
+    if _build.notebooks.has(page.file.abs_src_path):
         _render_executed_notebook(page)
         return markdown
-    if _state["error"]:
+    if _build.error:
         # No numbers at all rather than stale ones: every value shows as "?".
-        return _error_banner(_state["error"]) + SHORTCODE.sub("?", markdown)
+        return _error_banner(_build.error) + SHORTCODE.sub("?", markdown)
     try:
-        expanded, checked = expand(markdown, _state["values"], _language(page, config))
+        expanded, checked = expand(markdown, _build.values, _language(page, config))
     except ShortcodeError as error:
         message = f"{page.file.src_uri}: {error}"
         _fail(message)
@@ -208,12 +221,12 @@ def _render_executed_notebook(page) -> None:
     if SHORTCODE.search(page.markdown or ""):
         _fail(f"{page.file.src_uri}: a notebook cannot use shortcodes: its Markdown is "
               "shown as written, on the page and in Jupyter")
-    page.file.abs_src_path = str(_notebook_pages[source].rendered)
-    _rendered_from[page.file.src_uri] = source
+    page.file.abs_src_path = str(_build.notebook_pages[source].rendered)
+    _build.rendered_from[page.file.src_uri] = source
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    if page.file.src_uri in _rendered_from:
+    if page.file.src_uri in _build.rendered_from:
         html = _finish_notebook_page(html, page, config)
     try:
         html = mathml.render(html)
@@ -229,15 +242,15 @@ def on_page_content(html: str, page, config, files) -> str:
 def _finish_notebook_page(html: str, page, config) -> str:
     """mkdocs-jupyter's HTML with the site's heading ids, alt texts and no other host;
     in a preview, under the error of a failed execution."""
-    page.file.abs_src_path = _rendered_from.pop(page.file.src_uri)
-    notebook = _notebook_pages[page.file.abs_src_path]
+    page.file.abs_src_path = _build.rendered_from.pop(page.file.src_uri)
+    notebook = _build.notebook_pages[page.file.abs_src_path]
     try:
         html = notebook_page.finish(html, page.toc, notebook.executed, notebook.page_path)
     except notebook_page.PageError as error:
         _fail(f"{page.file.src_uri}: {error}")
         return _error_html(str(error), config) + html
-    if notebook.error or _state["error"]:
-        return _error_html(notebook.error or _state["error"], config) + html
+    if notebook.error or _build.error:
+        return _error_html(notebook.error or _build.error, config) + html
     return html
 
 
@@ -269,10 +282,10 @@ def on_page_context(context, page, config, nav):
 
 def on_build_error(error) -> None:
     """A failed build publishes nothing: no page with stale or partial numbers."""
-    if not _serving() and _state["site_dir"]:
-        shutil.rmtree(_state["site_dir"], ignore_errors=True)
+    if not _build.serving and _build.site_dir:
+        shutil.rmtree(_build.site_dir, ignore_errors=True)
         log.error("Build failed; removed %s so that nothing half-built is published.",
-                  _state["site_dir"])
+                  _build.site_dir)
 
 
 def _error_banner(message: str) -> str:

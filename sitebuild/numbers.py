@@ -13,13 +13,19 @@ Styles name the precision a sentence needs:
 English writes a decimal point and groups thousands with a comma; Ukrainian and
 Swedish write a decimal comma and group with a narrow no-break space. Numbers
 below 10 000 are not grouped (1200, 4096), as all three style guides allow.
-All three write minus as U+2212.
+All three write minus as U+2212, and never before a zero (-0.0001 is "0.000").
+A value exactly halfway rounds away from zero (0.125 is "0.13"), as a reader
+rounds by hand and as JavaScript's toFixed does.
+
+docs/assets/javascripts/common.js prints the styles the widgets use (int, fix,
+sig, sci) the same way, character for character (tests/browser/test_numbers.py).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 DECIMAL_SIGN = {"en": ".", "uk": ",", "sv": ","}
 GROUP_SIGN = {"en": ",", "uk": "\u202f", "sv": "\u202f"}  # \u202f: narrow no-break space
@@ -57,7 +63,7 @@ def format_value(value, style: str, language: str) -> str:
     if style == "plain":
         return _localise(repr(value), language)
     if kind == "fix":
-        return _localise(f"{value:,.{digits}f}", language)
+        return _localise(_rounded(value, f",.{digits}f"), language)
     if kind == "sig":
         if digits < 1:
             raise FormatError("sig needs at least one digit")
@@ -69,14 +75,14 @@ def _significant(value: float, digits: int) -> str:
     if value == 0:
         return "0"
     decimals = max(digits - 1 - math.floor(math.log10(abs(value))), 0)
-    text = f"{value:,.{decimals}f}"
+    text = _rounded(value, f",.{decimals}f")
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _scientific(value: float, digits: int, language: str) -> str:
     if value == 0:
         return "0"
-    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    mantissa, exponent = _rounded(value, f".{digits - 1}e").split("e")
     exponent = int(exponent)
     if exponent == 0:
         return _localise(mantissa, language)
@@ -84,13 +90,23 @@ def _scientific(value: float, digits: int, language: str) -> str:
     return f"{_localise(mantissa, language)}{TIMES}{power}"
 
 
+def _rounded(value: float, spec: str) -> str:
+    """VALUE formatted by SPEC (",.3f", ".2e"), a value exactly halfway rounded away from zero.
+
+    Decimal(value) is the float's exact binary value, so only a true tie (0.125,
+    not 0.1 + 0.2) rounds differently from Python's own round-half-even.
+    """
+    with localcontext(rounding=ROUND_HALF_UP):
+        return format(Decimal(value), spec)
+
+
 def _localise(text: str, language: str) -> str:
     """Turn Python's '1,234.5' or '-0.5' into the language's own signs."""
-    whole = text.lstrip("-").split(".")[0]
-    if len(whole.replace(",", "")) <= 4:
-        text = text.replace(",", "")
-    text = text.replace(",", "\0").replace(".", DECIMAL_SIGN[language])
-    return text.replace("\0", GROUP_SIGN[language]).replace("-", MINUS)
+    if not any(digit in text for digit in "123456789"):
+        text = text.lstrip("-")  # a value rounded to zero has no sign
+    grouped = sum(c.isdigit() for c in text.partition(".")[0]) > 4
+    return text.translate({ord(","): GROUP_SIGN[language] if grouped else None,
+                           ord("."): DECIMAL_SIGN[language], ord("-"): MINUS})
 
 
 def format_range(low, high, style: str, language: str) -> str:
@@ -101,17 +117,6 @@ def format_range(low, high, style: str, language: str) -> str:
     # Between two scientific numbers a bare dash would bind to the exponent.
     dash = "\u2009\u2013\u2009" if "×" in low_text + high_text else "\u2013"
     return f"{low_text}{dash}{high_text}"
-
-
-def parse_number(text: str, language: str) -> float:
-    """Read back a number printed by format_value for LANGUAGE."""
-    text = text.strip().replace("\u202f", "").replace("\u00a0", " ").replace(MINUS, "-")
-    text = text.replace(",", "") if language == "en" else text.replace(",", ".")
-    if "×" not in text:
-        return float(text)
-    mantissa, power = (part.strip() for part in text.split("×"))
-    exponent = power.removeprefix("10").translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
-    return float(mantissa) * 10 ** int(exponent)
 
 
 def _separator(language: str) -> str:

@@ -113,38 +113,56 @@ class RunCache:
         A failure is remembered with its source hash, so the other languages of
         the same build report it without running the same broken code again.
         """
+        stale = self._stale()
+        failures = self._remembered_failures(stale)
+        to_run = {c: h for c, h in stale.items() if c.name not in failures}
+        if to_run:
+            failures.update(self._run(to_run))
+        if failures:
+            raise RunFailed("\n\n".join(failures.values()))
+        return dict(self._runs)
+
+    def _stale(self) -> dict[Computation, str]:
+        """The computations whose source changed since their last run, with the new hash."""
         stale = {}
         for computation in self.computations:
-            source_hash = computation.source_hash()
+            new_hash = computation.source_hash()
             current = self._runs.get(computation.name)
-            if current is None or current.source_hash != source_hash:
-                stale[computation] = source_hash
-        failures = []
-        for computation, source_hash in list(stale.items()):
+            if current is None or current.source_hash != new_hash:
+                stale[computation] = new_hash
+        return stale
+
+    def _remembered_failures(self, stale: dict[Computation, str]) -> dict[str, str]:
+        """Messages of the STALE computations that already failed with the same source."""
+        remembered = {}
+        for computation, new_hash in stale.items():
             failed = self._failures.get(computation.name)
-            if failed and failed[0] == source_hash:
-                failures.append(failed[1])
-                del stale[computation]
-        if stale:
-            started = time.perf_counter()
-            names = ", ".join(f"python -m {c.package}" for c in stale)
-            log.info("Running computations: %s", names)
-            self.executions += len(stale)
-            with ThreadPoolExecutor(max_workers=len(stale)) as pool:
-                futures = {c: pool.submit(execute, c, h) for c, h in stale.items()}
-                for computation, future in futures.items():
-                    try:
-                        self._replace(future.result())
-                        self._failures.pop(computation.name, None)
-                    except RunFailed as error:
-                        # A failed run must not leave the previous numbers in use.
-                        self._drop(computation.name)
-                        self._failures[computation.name] = (stale[computation], str(error))
-                        failures.append(str(error))
-            log.info("Computations done in %.1f s", time.perf_counter() - started)
-        if failures:
-            raise RunFailed("\n\n".join(failures))
-        return dict(self._runs)
+            if failed and failed[0] == new_hash:
+                remembered[computation.name] = failed[1]
+        return remembered
+
+    def _run(self, to_run: dict[Computation, str]) -> dict[str, str]:
+        """Run TO_RUN side by side; keep each success, remember each failure.
+
+        A failed computation's previous run is dropped: its old numbers must not
+        stay in use. Returns the failures' messages by name.
+        """
+        started = time.perf_counter()
+        log.info("Running computations: %s", ", ".join(f"python -m {c.package}" for c in to_run))
+        self.executions += len(to_run)
+        failures = {}
+        with ThreadPoolExecutor(max_workers=len(to_run)) as pool:
+            futures = {c: pool.submit(execute, c, h) for c, h in to_run.items()}
+            for computation, future in futures.items():
+                try:
+                    self._replace(future.result())
+                    self._failures.pop(computation.name, None)
+                except RunFailed as error:
+                    self._drop(computation.name)
+                    self._failures[computation.name] = (to_run[computation], str(error))
+                    failures[computation.name] = str(error)
+        log.info("Computations done in %.1f s", time.perf_counter() - started)
+        return failures
 
     def _replace(self, run: Run) -> None:
         self._drop(run.computation.name)

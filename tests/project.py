@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
+import threading
+import time
+import urllib.request
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
+_ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 LANGUAGES = ("en", "uk", "sv")
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
@@ -16,13 +25,87 @@ PROJECT_PARTS = ("docs", "experiment", "examples", "provenance", "sitebuild", "o
                  "mkdocs.yml", "pyproject.toml")
 
 
+def _mkdocs_build_command(site_dir: Path) -> list[str]:
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+
+
 def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` of PROJECT into SITE_DIR, as a user runs it."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=project, env=env, capture_output=True, text=True, check=False,
-    )
+    return subprocess.run(_mkdocs_build_command(site_dir), cwd=project, env=_ENV,
+                          capture_output=True, text=True, check=False)
+
+
+class BackgroundBuild:
+    """`mkdocs build --strict` of PROJECT into SITE_DIR, started now; wait() for its end."""
+
+    def __init__(self, project: Path, site_dir: Path):
+        self.site_dir = site_dir
+        # A file, not a pipe that nobody reads while the tests run; closed by wait() or stop().
+        self._output = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115
+        self._process = subprocess.Popen(_mkdocs_build_command(site_dir), cwd=project, env=_ENV,
+                                         stdout=self._output, stderr=subprocess.STDOUT, text=True)
+
+    def wait(self) -> tuple[int, str]:
+        """The exit code and everything the build printed."""
+        code = self._process.wait()
+        self._output.seek(0)
+        printed = self._output.read()
+        self._output.close()
+        return code, printed
+
+    def stop(self) -> None:
+        if self._process.poll() is None:
+            self._process.terminate()
+            self._process.wait(timeout=30)
+        self._output.close()
+
+
+class Preview:
+    """`mkdocs serve` of PROJECT on a free port, its log collected line by line."""
+
+    def __init__(self, project: Path):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--livereload",
+             "--dev-addr", f"127.0.0.1:{self.port}"],
+            cwd=project, env=_ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.log: list[str] = []
+        threading.Thread(target=lambda: self.log.extend(self.process.stdout), daemon=True).start()
+
+    def wait_for(self, pattern: str, after: int = 0, timeout: float = 240) -> None:
+        """Until a line of the log after line AFTER matches PATTERN; raise if the
+        rebuild fails, serve exits, or TIMEOUT seconds pass first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(re.search(pattern, line) for line in self.log[after:]):
+                return
+            if any("An error happened during the rebuild" in line for line in self.log[after:]):
+                break
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.02)
+        raise TimeoutError(f"no {pattern!r} in the log:\n{''.join(self.log[-40:])}")
+
+    def rebuild_after(self, edit) -> float:
+        """Make EDIT; the seconds until the browsers are told to reload."""
+        mark = len(self.log)
+        start = time.perf_counter()
+        edit()
+        self.wait_for(r"Reloading browsers", after=mark)
+        return time.perf_counter() - start
+
+    def page(self, path: str) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}") as response:
+            return response.read().decode("utf-8")
+
+    def count(self, text: str) -> int:
+        return sum(text in line for line in self.log)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
 
 
 def copy_project(destination: Path) -> Path:
@@ -45,3 +128,24 @@ def run_computation(package: str, *args: str) -> subprocess.CompletedProcess:
     """`python -m PACKAGE ARGS` in a fresh interpreter, as the site build runs it."""
     return subprocess.run([sys.executable, "-m", package, *args], cwd=ROOT,
                           capture_output=True, text=True, check=False)
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """mkdocs.yml as plain data: its tags (!ENV, !!python/...) read as None."""
+
+
+_ConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def site_words() -> dict[str, dict]:
+    """The words of the site's own scripts per language, as mkdocs.yml gives them:
+    English in extra.site_words, the other languages in their plugins: i18n entries."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
+    i18n = next(plugin["i18n"] for plugin in config["plugins"]
+                if isinstance(plugin, dict) and "i18n" in plugin)
+    words = {}
+    for language in i18n["languages"]:
+        extra = config["extra"] if language.get("default") else language.get("extra") or {}
+        words[language["locale"]] = extra.get("site_words")
+    return words

@@ -1,6 +1,6 @@
 """Every page in every language and both colour schemes, as Chromium shows it: no
-error, no failed or foreign request, math on screen, no axe-core violation, and a
-screenshot of each kept in artifacts/screenshots/."""
+error, no failed or foreign request, math on screen, no axe-core violation. A
+screenshot of each is kept in artifacts/screenshots/ for a person to look at."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.browser.conftest import (
     page_url,
     visit_id,
 )
-from tests.project import LANGUAGES, PAGES
+from tests.project import LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -126,8 +126,3 @@ def test_page_has_no_axe_violations(visits, name):
     ]
     assert violations == [], "\n".join(report)
 
-
-def test_a_screenshot_of_every_page_in_both_schemes_is_kept(visits):
-    expected = {f"{visit_id(*visit)}.png" for visit in all_visits()}
-    assert len(expected) == len(LANGUAGES) * len(PAGES) * 2
-    assert expected <= {path.name for path in SCREENSHOTS.glob("*.png")}

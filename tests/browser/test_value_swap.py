@@ -11,6 +11,7 @@ import json
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from sitebuild.numbers import format_value, format_vector
 from tests.project import LANGUAGES
@@ -111,7 +112,7 @@ def test_typing_a_value_changes_its_contribution_and_the_output(open_site_page, 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_control_has_a_label_in_the_pages_language(open_site_page, language):
     page, _ = open_site_page(language, "attention/")
-    assert page.get_by_label(SLIDER_LABEL[language]).count() == 1
+    expect(page.get_by_label(SLIDER_LABEL[language])).to_have_count(1)  # once mounted
     words = json.loads(page.locator(".value-swap script.widget-words").text_content())
     headers = page.locator(f"{WIDGET} thead th").all_inner_texts()  # the swap note is hidden
     assert headers == [words["position"], words["weight"], words["value"],

@@ -12,8 +12,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from sitebuild.numbers import parse_number
 from sitebuild.values import FORMATTERS, lookup, range_ends
+from tests.printed_numbers import parse_number
 from tests.project import LANGUAGES, PAGES, ROOT, page_file
 
 pytestmark = pytest.mark.slow

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from tests.project import copy_project
-from tests.site.test_serve import ERROR_TITLE, Preview
+from tests.project import Preview, copy_project
+from tests.site.test_serve import ERROR_TITLE
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.project import ROOT
+from tests.project import ROOT, site_words
 
 DOCS = ROOT / "docs"
 TRANSLATIONS = ("uk", "sv")
@@ -94,6 +94,22 @@ def test_widgets_have_the_same_words_in_every_language(page, translation):
     english = widget_words(page.read_text(encoding="utf-8"))
     other = widget_words(page.with_suffix(f".{translation}.md").read_text(encoding="utf-8"))
     assert other == english, f"{translation}: widget words or their placeholders differ"
+
+
+def _shape(words) -> dict | set[str]:
+    """Each word's key and the {placeholders} it fills, group by group."""
+    if isinstance(words, dict):
+        return {key: _shape(value) for key, value in words.items()}
+    return set(PLACEHOLDER.findall(words))
+
+
+@pytest.mark.parametrize("translation", TRANSLATIONS)
+def test_the_site_scripts_have_the_same_words_in_every_language(translation):
+    words = site_words()
+    assert words["en"], "mkdocs.yml has no extra.site_words"
+    assert words[translation], f"mkdocs.yml: the {translation} entry has no extra.site_words"
+    assert _shape(words[translation]) == _shape(words["en"]), (
+        f"{translation}: site words or their placeholders differ from English")
 
 
 def test_no_page_exists_in_one_language_only():

@@ -2,7 +2,8 @@
 
 import pytest
 
-from sitebuild.numbers import FormatError, format_range, format_value, format_vector, parse_number
+from sitebuild.numbers import FormatError, format_range, format_value, format_vector
+from tests.printed_numbers import parse_number
 
 LANGUAGES = ("en", "uk", "sv")
 
@@ -22,6 +23,36 @@ def test_large_numbers_are_grouped_small_ones_are_not():
     assert format_value(4096, "int", "en") == "4096"
     assert format_value(123456, "int", "en") == "123,456"
     assert format_value(123456, "int", "uk") == "123\u202f456"
+
+
+def test_grouping_starts_at_five_digits_after_rounding():
+    assert format_value(1234.5, "fix1", "en") == "1234.5"
+    assert format_value(-12345.5, "fix1", "sv") == "\u221212\u202f345,5"
+    assert format_value(9999.96, "fix1", "en") == "10,000.0"  # rounds up into five digits
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("value", "style"), [
+    (-1e-4, "fix3"), (-0.4, "fix0"), (-0.0, "fix2"), (-0.0, "sig2"), (-0.0, "sci2"),
+    (-0.0, "plain"), (-0.0, "int"),
+])
+def test_no_number_is_printed_as_a_negative_zero(value, style, language):
+    assert "\u2212" not in format_value(value, style, language)
+
+
+def test_a_value_exactly_halfway_rounds_away_from_zero():
+    assert format_value(0.125, "fix2", "en") == "0.13"
+    assert format_value(-0.125, "fix2", "en") == "\u22120.13"
+    assert format_value(2.5, "fix0", "en") == "3"
+    assert format_value(0.25, "sig1", "en") == "0.3"
+    assert format_value(1250.0, "sci2", "en") == "1.3\u00a0×\u00a010³"
+    assert format_value(0.15, "fix1", "en") == "0.1"  # 0.15 is stored as 0.1499999…: no tie
+
+
+def test_significant_digits_round_up_to_the_next_power_of_ten():
+    assert format_value(99.96, "sig3", "en") == "100"
+    assert format_value(0.09996, "sig2", "uk") == "0,1"
+    assert format_value(9.96e5, "sci2", "en") == "1.0\u00a0×\u00a010⁶"
 
 
 def test_vectors_separate_by_semicolon_where_the_comma_is_decimal():

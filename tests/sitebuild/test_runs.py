@@ -1,4 +1,6 @@
-"""Each computation runs once per change of its source, never once per language."""
+"""Each computation runs once per change of its source, never once per language; a
+failed computation takes its numbers off the pages and says why, and the others
+keep theirs."""
 
 import textwrap
 
@@ -6,38 +8,61 @@ import pytest
 
 from sitebuild.runs import Computation, RunCache, RunFailed
 
+MAIN = """
+import argparse, json, pathlib
+parser = argparse.ArgumentParser()
+parser.add_argument("--out")
+out = pathlib.Path(parser.parse_args().out)
+{body}
+(out / "{name}.json").write_text(json.dumps({{"answer": 42}}))
+"""
+
+
+def write_package(root, name: str, body: str = "") -> None:
+    """A computation NAME: `python -m NAME --out DIR` runs BODY, then writes DIR/NAME.json."""
+    package = root / name
+    package.mkdir(exist_ok=True)
+    (package / "__init__.py").write_text("")
+    (package / "__main__.py").write_text(
+        MAIN.format(body=textwrap.dedent(body), name=name))
+
+
+def break_package(root, name: str, message: str) -> None:
+    (root / name / "__main__.py").write_text(f"raise SystemExit({message!r})\n")
+
+
+@pytest.fixture
+def cache_for():
+    """RunCache of the named computations under a root; every run's folder is removed after."""
+    made = []
+
+    def make(root, *names: str) -> RunCache:
+        cache = RunCache(tuple(Computation(package=name, output=f"{name}.json", root=root)
+                               for name in names))
+        made.append(cache)
+        return cache
+
+    yield make
+    for cache in made:
+        cache.clear()
+
 
 @pytest.fixture
 def project(tmp_path):
-    package = tmp_path / "toycalc"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "__main__.py").write_text(textwrap.dedent("""
-        import argparse, json, pathlib
-        parser = argparse.ArgumentParser()
-        parser.add_argument("--out")
-        out = pathlib.Path(parser.parse_args().out)
-        (out / "toy.json").write_text(json.dumps({"answer": 42}))
-    """))
+    write_package(tmp_path, "toycalc")
     return tmp_path
 
 
-def cache_for(project):
-    computation = Computation(package="toycalc", output="toy.json", root=project)
-    return RunCache((computation,))
-
-
-def test_a_second_language_reuses_the_run(project):
-    cache = cache_for(project)
+def test_a_second_language_reuses_the_run(project, cache_for):
+    cache = cache_for(project, "toycalc")
     first = cache.refresh()["toycalc"]
     second = cache.refresh()["toycalc"]
     assert first is second and cache.executions == 1
     assert first.data == {"answer": 42}
-    cache.clear()
 
 
-def test_a_prose_edit_does_not_rerun_but_a_code_edit_does(project):
-    cache = cache_for(project)
+def test_a_prose_edit_does_not_rerun_but_a_code_edit_does(project, cache_for):
+    cache = cache_for(project, "toycalc")
     cache.refresh()
     (project / "docs.md").write_text("prose")  # not part of the package
     cache.refresh()
@@ -45,15 +70,14 @@ def test_a_prose_edit_does_not_rerun_but_a_code_edit_does(project):
     (project / "toycalc" / "__init__.py").write_text("# changed\n")
     cache.refresh()
     assert cache.executions == 2
-    cache.clear()
 
 
-def test_a_failed_run_leaves_no_numbers_and_recovers_once_fixed(project):
-    cache = cache_for(project)
+def test_a_failed_run_leaves_no_numbers_and_recovers_once_fixed(project, cache_for):
+    cache = cache_for(project, "toycalc")
     cache.refresh()
     main = project / "toycalc" / "__main__.py"
     good = main.read_text()
-    main.write_text("raise SystemExit('broken on purpose')\n")
+    break_package(project, "toycalc", "broken on purpose")
     with pytest.raises(RunFailed, match="broken on purpose"):
         cache.refresh()
     with pytest.raises(RunFailed, match="broken on purpose"):
@@ -61,4 +85,52 @@ def test_a_failed_run_leaves_no_numbers_and_recovers_once_fixed(project):
     assert cache.executions == 2
     main.write_text(good)
     assert cache.refresh()["toycalc"].data == {"answer": 42}
-    cache.clear()
+
+
+def test_one_failing_computation_drops_only_its_own_numbers(tmp_path, cache_for):
+    write_package(tmp_path, "alpha")
+    write_package(tmp_path, "beta")
+    cache = cache_for(tmp_path, "alpha", "beta")
+    before = cache.refresh()
+    break_package(tmp_path, "beta", "beta broke")
+    with pytest.raises(RunFailed, match="beta broke") as failed:
+        cache.refresh()
+    assert "python -m alpha" not in str(failed.value)
+    # beta's earlier numbers are gone, not left for a page to show; alpha's stay.
+    assert not before["beta"].out_dir.exists()
+    assert before["alpha"].out_dir.exists()
+    write_package(tmp_path, "beta")
+    after = cache.refresh()
+    assert after["alpha"] is before["alpha"] and after["beta"].data == {"answer": 42}
+    assert cache.executions == 4  # alpha once, beta three times
+
+
+def test_every_failure_is_reported_in_one_message(tmp_path, cache_for):
+    for name in ("alpha", "beta"):
+        write_package(tmp_path, name)
+        break_package(tmp_path, name, f"{name} broke")
+    cache = cache_for(tmp_path, "alpha", "beta")
+    with pytest.raises(RunFailed) as failed:
+        cache.refresh()
+    message = str(failed.value)
+    assert "`python -m alpha` failed" in message and "alpha broke" in message
+    assert "`python -m beta` failed" in message and "beta broke" in message
+
+
+def test_computations_run_side_by_side(tmp_path, cache_for):
+    # Each waits until the other has started: run one after the other, the first
+    # would give up waiting and fail.
+    for name, other in (("alpha", "beta"), ("beta", "alpha")):
+        write_package(tmp_path, name, f"""
+            import time
+            root = pathlib.Path({str(tmp_path)!r})
+            (root / "{name}.started").touch()
+            deadline = time.monotonic() + 30
+            while not (root / "{other}.started").exists():
+                if time.monotonic() > deadline:
+                    raise SystemExit("{name} ran alone")
+                time.sleep(0.01)
+        """)
+    runs = cache_for(tmp_path, "alpha", "beta").refresh()
+    assert {name: run.data for name, run in runs.items()} == {
+        "alpha": {"answer": 42}, "beta": {"answer": 42}}

@@ -24,14 +24,27 @@
     if (field) dialog.setAttribute("aria-label", field.getAttribute("aria-label"));
   }
 
+  // A code block Material has not mounted yet: mounting puts the nav before the <code>.
+  const UNMOUNTED = "pre > code:first-child";
+
+  /** Material adds the code navs as it mounts each block, possibly after this runs:
+      watch the content (not the whole page) until every block has its nav, then stop. */
+  function plainCodeNavsOnceMounted(content) {
+    plainCodeNavs(content);
+    if (!content.querySelector(UNMOUNTED)) return;
+    const observer = new MutationObserver(() => {
+      plainCodeNavs(content);
+      if (!content.querySelector(UNMOUNTED)) observer.disconnect();
+    });
+    observer.observe(content, { childList: true, subtree: true });
+  }
+
   const SIDEWAYS = ".md-typeset .math-display, .md-typeset .highlight-ipynb";
 
   ready(() => {
     namedSearchDialog();
-    plainCodeNavs(document);
-    // Material adds the code navs as each block is mounted, possibly after this runs.
-    new MutationObserver(() => plainCodeNavs(document)).observe(document.body,
-      { childList: true, subtree: true });
+    const content = document.querySelector(".md-content");
+    if (content) plainCodeNavsOnceMounted(content);
     document.querySelectorAll(SIDEWAYS).forEach(keyboardScrollable);
   });
 })();

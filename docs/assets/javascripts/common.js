@@ -5,53 +5,80 @@
   "use strict";
 
   const DECIMAL_SIGN = { en: ".", uk: ",", sv: "," };
+  const GROUP_SIGN = { en: ",", uk: "\u202f", sv: "\u202f" }; // \u202f: narrow no-break space
   const MINUS = "\u2212";
   const TIMES = "\u00a0×\u00a010"; // no-break spaces keep "1.3 × 10⁻³¹" on one line
   const SUPERSCRIPT = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶",
                         "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻" };
 
-  const language = (document.documentElement.lang || "en").slice(0, 2);
-  const lang = language in DECIMAL_SIGN ? language : "en";
+  const declared = (document.documentElement.lang || "en").slice(0, 2);
+  const lang = declared in DECIMAL_SIGN ? declared : "en";
   // Between the numbers of a vector: "; " where the comma is the decimal sign (numbers.py).
-  const separator = DECIMAL_SIGN[lang] === "," ? "; " : ", ";
+  const separatorOf = (language) => (DECIMAL_SIGN[language] === "," ? "; " : ", ");
+  const separator = separatorOf(lang);
 
   // This file is site/assets/javascripts/common.js: the site's root is two folders up,
   // in every language (the run's files are published once, at the root).
   const script = document.currentScript;
   const root = new URL("../../", script ? script.src : window.location.href);
 
-  /** Python's "-0.5" or "1.25" in the page language's signs, as numbers.py prints them. */
-  function localise(text) {
-    return text.replace(".", DECIMAL_SIGN[lang]).replace("-", MINUS);
+  /* Numbers, printed as sitebuild/numbers.py prints them, character for character
+     (tests/browser/test_numbers.py compares the two). toFixed and toExponential round
+     a value exactly halfway away from zero, as numbers.py does. */
+
+  /** "-1234.5" from toFixed in LANGUAGE's signs: grouped from five digits on, and
+      no minus before a number that rounded to zero. */
+  function localise(text, language) {
+    const negative = text.startsWith("-") && /[1-9]/.test(text);
+    const [whole, fraction] = text.replace(/^-/, "").split(".");
+    const grouped = whole.length > 4
+      ? whole.replace(/\B(?=(\d{3})+$)/g, GROUP_SIGN[language]) : whole;
+    return (negative ? MINUS : "") + grouped
+      + (fraction === undefined ? "" : DECIMAL_SIGN[language] + fraction);
   }
 
-  /** fixN: N decimals. */
-  function fix(value, digits) {
-    return localise(value.toFixed(digits));
+  /** VALUE with DECIMALS decimals; toFixed writes 1e21 and beyond in exponent form. */
+  function fixed(value, decimals) {
+    if (Math.abs(value) < 1e21) return value.toFixed(decimals);
+    return BigInt(value).toString() + (decimals ? "." + "0".repeat(decimals) : "");
   }
 
   /** sigN: N significant digits, trailing zeros dropped (numbers.py's _significant). */
-  function sig(value, digits) {
+  function significant(value, digits) {
     if (value === 0) return "0";
     const decimals = Math.max(digits - 1 - Math.floor(Math.log10(Math.abs(value))), 0);
-    let text = value.toFixed(decimals);
-    if (text.includes(".")) text = text.replace(/0+$/, "").replace(/\.$/, "");
-    return localise(text);
+    const text = fixed(value, decimals);
+    return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
   }
 
   /** sciN: "1.3 × 10⁻³¹", or the bare mantissa when the exponent is 0. */
-  function sci(value, digits) {
+  function scientific(value, digits, language) {
     if (value === 0) return "0";
     const [mantissa, exponent] = value.toExponential(digits - 1).split("e");
     const power = Number(exponent);
-    if (power === 0) return localise(mantissa);
+    if (power === 0) return localise(mantissa, language);
     const superscript = String(power).split("").map((c) => SUPERSCRIPT[c]).join("");
-    return localise(mantissa) + TIMES + superscript;
+    return localise(mantissa, language) + TIMES + superscript;
   }
 
+  /** VALUE in STYLE (int, fixN, sigN, sciN) for LANGUAGE: numbers.py's format_value. */
+  function formatNumber(value, style, language = lang) {
+    const match = /^(?:int|(fix|sig|sci)(\d{1,2}))$/.exec(style);
+    if (!match || !Number.isFinite(value)) throw new Error(`cannot print ${value} as ${style}`);
+    const digits = Number(match[2]);
+    if (!match[1]) return localise(fixed(value, 0), language);
+    if (match[1] === "fix") return localise(fixed(value, digits), language);
+    if (match[1] === "sig") return localise(significant(value, Math.max(digits, 1)), language);
+    return scientific(value, Math.max(digits, 1), language);
+  }
+
+  const fix = (value, digits) => formatNumber(value, `fix${digits}`);
+  const sig = (value, digits) => formatNumber(value, `sig${digits}`);
+  const sci = (value, digits) => formatNumber(value, `sci${digits}`);
+
   /** "[0.75, 0.25]", or "[0,75; 0,25]" where the decimal sign is a comma. */
-  function vector(values, format) {
-    return "[" + values.map(format).join(separator) + "]";
+  function vector(values, format, language = lang) {
+    return "[" + values.map((value) => format(value)).join(separatorOf(language)) + "]";
   }
 
   /** A number the reader typed: either decimal sign, either minus. NaN if it is none. */
@@ -152,6 +179,14 @@
     return JSON.parse(node.textContent);
   }
 
+  /** The words of the site's own scripts (the figure viewer) in the page's language:
+      mkdocs.yml's extra.site_words, which overrides/main.html puts in every page. */
+  function siteWords() {
+    const node = document.getElementById("site-words");
+    if (!node) throw new Error("no site-words in the page (overrides/main.html)");
+    return JSON.parse(node.textContent);
+  }
+
   /** TEMPLATE with each {name} replaced by PARAMS[name]: fill("record {j}", {j: 2}). */
   function fill(template, params) {
     return template.replace(/\{(\w+)\}/g, (whole, name) =>
@@ -164,7 +199,7 @@
   }
 
   window.AttentionSite = {
-    lang, separator, fix, sig, sci, vector, parse, runFile, el, rich, uid, ready, enhance, words,
-    keyboardScrollable, pageWords, fill,
+    separator, formatNumber, fix, sig, sci, vector, parse, el, rich, uid, ready, enhance, words,
+    keyboardScrollable, pageWords, siteWords, fill,
   };
 })();

@@ -1,0 +1,17 @@
+"""Reading back what sitebuild.numbers prints, as a reader would: tests only."""
+
+from __future__ import annotations
+
+from sitebuild.numbers import MINUS
+
+_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def parse_number(text: str, language: str) -> float:
+    """The number that format_value printed as TEXT for LANGUAGE."""
+    text = text.strip().replace("\u202f", "").replace("\u00a0", " ").replace(MINUS, "-")
+    text = text.replace(",", "") if language == "en" else text.replace(",", ".")
+    if "×" not in text:
+        return float(text)
+    mantissa, power = (part.strip() for part in text.split("×"))
+    return float(mantissa) * 10 ** int(power.removeprefix("10").translate(_DIGITS))

@@ -1,0 +1,34 @@
+"""Formulas become MathML at build time; TeX that cannot be rendered stops the build
+and names the formula; the TeX stays, escaped, as the formula's text alternative."""
+
+import pytest
+from bs4 import BeautifulSoup
+
+from sitebuild.mathml import MathError, render
+
+
+def inline(tex_html: str) -> str:
+    return f'<p>Before <span class="arithmatex">\\({tex_html}\\)</span> after.</p>'
+
+
+def test_inline_and_display_formulas_become_mathml():
+    page = render(inline("x^2") + '<div class="arithmatex">\\[\\frac{a}{b}\\]</div>')
+    html = BeautifulSoup(page, "html.parser")
+    assert [m["display"] for m in html.find_all("math")] == ["inline", "block"]
+    assert html.select_one("div.math-display > math mfrac") is not None
+    assert "arithmatex" not in page
+
+
+@pytest.mark.parametrize("tex", [r"\frac{1}{", "x^", r"\left( x", r"\begin{matrix} 1"])
+def test_tex_that_cannot_be_rendered_is_an_error_naming_it(tex):
+    with pytest.raises(MathError, match="cannot render TeX") as error:
+        render(inline(tex))
+    assert repr(tex) in str(error.value)
+
+
+def test_the_tex_is_the_formulas_text_alternative_escaped_once():
+    # arithmatex leaves the TeX HTML-escaped in the page: a < b & "c".
+    page = render(inline('a &lt; b \\&amp; "c"'))
+    math = BeautifulSoup(page, "html.parser").find("math")
+    assert math["alttext"] == 'a < b \\& "c"'
+    assert page.count("<math") == 1 and 'alttext="a &lt; b' in page  # no raw < or " inside
