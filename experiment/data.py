@@ -1,9 +1,13 @@
 """Synthetic examples whose features we know: latents, mixing, and the teacher.
 
-Each example is one request and four source records. Every input has nine
-latent coordinates: three query features, three payload features, three noise
-features. A fixed random orthogonal matrix R mixes them, x = zR, and the model
-sees only x.
+Each example is one request and one source record per key (four; three in
+the three-keys variant). Every input has nine latent coordinates: three query
+features, three payload features, three noise features. A fixed random
+orthogonal matrix R mixes them, x = zR, and the model sees only x.
+
+Examples come for every seed at once, with a leading seed dimension (S, n, ...);
+every seed draws its own from its own random stream. The teacher and the mixing
+take tensors with any leading dimensions (`...`).
 
 Random numbers come from numpy rather than torch: numpy's SeedSequence turns
 (seed, stream) into statistically independent streams, so training, held-out
@@ -22,8 +26,10 @@ QUERY = slice(0, 3)
 PAYLOAD = slice(3, 6)
 NOISE = slice(6, 9)
 
-# Independent random streams; a seed's training stream also draws its initial weights.
-STREAMS = {"mixing": 0, "training": 1, "heldout": 2}
+# Independent random streams; a seed's training stream also draws its initial W_Q and
+# W_V, and its "keys" stream the learned-keys variant's initial keys, so that every
+# model of a seed starts from the same maps and sees the same batches.
+STREAMS = {"mixing": 0, "training": 1, "heldout": 2, "keys": 3}
 
 # --8<-- [start:fixed_keys]
 fixed_keys = torch.tensor([
@@ -37,10 +43,10 @@ fixed_keys = torch.tensor([
 
 
 class Batch(NamedTuple):
-    latents: torch.Tensor  # (n, 5, 9): request then four records, query latents scaled
-    request: torch.Tensor  # (n, 9) mixed
-    records: torch.Tensor  # (n, 4, 9) mixed
-    target: torch.Tensor  # (n, 3)
+    latents: torch.Tensor  # (S, n, 1 + K, 9): per seed, request then K records, query scaled
+    request: torch.Tensor  # (S, n, 9) mixed
+    records: torch.Tensor  # (S, n, K, 9) mixed
+    target: torch.Tensor  # (S, n, 3)
 
 
 def generator(seed: int, stream: str) -> np.random.Generator:
@@ -58,31 +64,35 @@ def mixing_matrix(seed: int) -> torch.Tensor:
     return Q * torch.sign(torch.diagonal(upper))
 
 
-def teacher(latents: torch.Tensor) -> torch.Tensor:
+def teacher(latents: torch.Tensor, keys: torch.Tensor = fixed_keys) -> torch.Tensor:
     """The target: the request's query latents attend over the records' payloads."""
     # --8<-- [start:teacher]
-    query = latents[:, 0, QUERY]                                      # (n, 3)
-    weights = torch.softmax(query @ fixed_keys.T / 3**0.5, dim=-1)    # (n, 4)
-    target = (weights.unsqueeze(-1) * latents[:, 1:, PAYLOAD]).sum(dim=1)  # (n, 3)
+    query = latents[..., 0, QUERY]                                    # (n, 3)
+    weights = torch.softmax(query @ keys.T / 3**0.5, dim=-1)          # (n, 4): one per key
+    target = (weights.unsqueeze(-1) * latents[..., 1:, PAYLOAD]).sum(dim=-2)  # (n, 3)
     # --8<-- [end:teacher]
     return target
 
 
 def mix(latents: torch.Tensor, R: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """What the model sees of (possibly edited) latents (n, 5, 9), as draw_examples mixes."""
-    x = latents @ R  # (n, 5, 9)
+    """What the model sees of (possibly edited) latents (..., 1 + K, 9), as
+    draw_examples mixes them: the request (..., 9) and the records (..., K, 9)."""
+    x = latents @ R
     # Contiguous copies: the model's matmuls on strided slices would copy every step.
-    return x[:, 0].contiguous(), x[:, 1:].contiguous()
+    return x[..., 0, :].contiguous(), x[..., 1:, :].contiguous()
 
 
-def draw_examples(rng: np.random.Generator, n: int, R: torch.Tensor,
-                  query_scale: float) -> Batch:
-    """`n` fresh examples from `rng`; consecutive calls continue the same stream."""
+def draw_examples(rngs: list[np.random.Generator], n: int, R: torch.Tensor,
+                  query_scale: float, keys: torch.Tensor = fixed_keys) -> Batch:
+    """`n` fresh examples for each seed, one record per key, each seed's from its own
+    generator in `rngs`; consecutive calls continue the same streams."""
     # --8<-- [start:data]
-    latents = torch.from_numpy(rng.standard_normal((n, 5, 9)))  # z: request, then 4 records
-    latents[:, :, QUERY] *= query_scale     # every input's query latents: sharper attention
+    latents = torch.empty(len(rngs), n, 1 + len(keys), 9, dtype=torch.float64)  # z per seed:
+    for rng, z in zip(rngs, latents.numpy(), strict=True):   # the request, then one record
+        rng.standard_normal(out=z)                          # per key, from the seed's stream
+    latents[..., QUERY] *= query_scale      # every input's query latents: sharper attention
     x = latents @ R                         # x = zR for the request and every record
-    request, records = x[:, 0], x[:, 1:]    # (n, 9), (n, 4, 9)
-    target = teacher(latents)               # (n, 3)
+    request, records = x[..., 0, :], x[..., 1:, :]   # (S, n, 9), (S, n, K, 9)
+    target = teacher(latents, keys)         # (S, n, 3)
     # --8<-- [end:data]
     return Batch(latents, request.contiguous(), records.contiguous(), target)

@@ -1,118 +1,284 @@
-"""Figures from a results dict: each fig_<name>() writes <name>.svg and <name>.png.
+"""Figures from a results dict, each in a light and a dark version.
 
-Figures hold symbols only, no words, so one file serves every language; the
-site's captions say what to look at. Backgrounds are opaque white so the
-figures stay readable on a dark page. Output is deterministic: fixed SVG hash
-salt, no dates in metadata, text as paths, and no pyplot global state.
+fig_<name>(results, scheme) builds the Figure; write(name, results, out_dir)
+saves <name>.svg and <name>.png, and <name>-dark.svg and <name>-dark.png drawn
+for a dark page (its own background and colours, not an inversion). Figures
+hold symbols and numbers only, no words, so one file per scheme serves every
+language; the site's captions say what to look at. Colours are colour-blind
+safe in both schemes (Okabe-Ito lines, which also differ by line style and
+marker; heat maps in PuOr's orange against purple). Output is
+deterministic: fixed SVG hash salt, no dates in metadata, text as paths, and
+no pyplot global state.
 """
 
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
-from matplotlib import rc_context
+from matplotlib import colormaps, colors, rc_context
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import NullFormatter
 
 from provenance.files import atomic_write
 
-STYLE = {
-    "svg.hashsalt": "feature-recovery",
-    "svg.fonttype": "path",
-    "font.family": "DejaVu Sans",
-    "font.size": 10,
-    "figure.facecolor": "white",
-    "axes.facecolor": "white",
-    "savefig.facecolor": "white",
-    "savefig.transparent": False,
-}
+
+class Scheme(NamedTuple):
+    suffix: str  # appended to the figure's name
+    background: str
+    foreground: str  # text, axes, rules
+    grid: str
+    reference: str  # reference lines
+    diverging: colors.Colormap  # for signed values: neutral at 0, hue for the sign
+    seed_colours: tuple[str, ...]
+
+
+LIGHT = Scheme(
+    suffix="", background="white", foreground="black", grid="#dddddd", reference="#555555",
+    diverging=colormaps["PuOr"],  # orange below 0, purple above; light at 0
+    # Okabe-Ito colours that read well on white.
+    seed_colours=("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"),
+)
+DARK = Scheme(
+    # Material's slate background, so the figure sits on the page without a frame.
+    suffix="-dark", background="#1e2029", foreground="#e2e4e9", grid="#3b3f4c",
+    reference="#b4b8c4",
+    # PuOr's hues on a dark page: 0 is the page itself, so zeros recede as they do on
+    # white, and the larger |value|, the lighter the orange (below 0) or purple (above).
+    diverging=colors.LinearSegmentedColormap.from_list(
+        "PuOr_on_slate", ["#fdb863", "#1e2029", "#b2abd2"]),
+    # The lighter Okabe-Ito colours: each keeps a contrast of at least 3:1 on the slate.
+    seed_colours=("#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#D55E00"),
+)
+SCHEMES = (LIGHT, DARK)
+
 PNG_DPI = 150
-# Okabe-Ito colours that read well on white; seeds also differ by line style and marker.
-SEED_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
 SEED_LINESTYLES = ["-", "--", ":", "-."]
 SEED_MARKERS = ["o", "s", "^", "D", "v", "P"]
-# Latent features by role: query, payload, noise.
+# Latent features by role: query, payload, noise; the same labels as in the articles.
 LATENT_LABELS = ["q1", "q2", "q3", "p1", "p2", "p3", "n1", "n2", "n3"]
+# The only runs of letters in any figure; everything else is a number or a one-letter
+# symbol. Symbols are Unicode text rather than mathtext ($...$), whose parser would be a
+# third of the drawing time.
+SYMBOLS = {*LATENT_LABELS, "MSE"}
+SUBSCRIPTS = str.maketrans("0123456789j", "₀₁₂₃₄₅₆₇₈₉ⱼ")
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def save(fig: Figure, out_dir: Path, name: str) -> None:
-    """Write <name>.svg and <name>.png atomically."""
+def subscript(symbol: str, index) -> str:
+    return symbol + str(index).translate(SUBSCRIPTS)
+
+
+def power_of_ten(value: float, _position=None) -> str:
+    """A log axis's tick label, 10⁻³⁰, as plain text."""
+    return "10" + str(round(np.log10(value))).translate(SUPERSCRIPTS)
+
+
+def style(scheme: Scheme) -> dict:
+    return {
+        "svg.hashsalt": "feature-recovery",
+        "svg.fonttype": "path",
+        "font.family": "DejaVu Sans",
+        "font.size": 10,
+        "figure.facecolor": scheme.background,
+        "axes.facecolor": scheme.background,
+        "savefig.facecolor": scheme.background,
+        "savefig.transparent": False,
+        "text.color": scheme.foreground,
+        "axes.edgecolor": scheme.foreground,
+        "axes.labelcolor": scheme.foreground,
+        "xtick.color": scheme.foreground,
+        "ytick.color": scheme.foreground,
+        "legend.labelcolor": scheme.foreground,
+    }
+
+
+def save(fig: Figure, out_dir: Path, name: str) -> list[str]:
+    """Write <name>.svg and <name>.png atomically; return their file names."""
+    written = []
     for fmt, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
         buffer = io.BytesIO()
         fig.savefig(buffer, format=fmt, dpi=PNG_DPI, metadata=metadata)
+        # Laid out once: the PNG keeps the SVG's positions (a fifth of the drawing time).
+        fig.set_layout_engine("none")
         atomic_write(Path(out_dir) / f"{name}.{fmt}", buffer.getvalue())
+        written.append(f"{name}.{fmt}")
+    return written
 
 
-def response_heatmap(response, column_symbol: str) -> Figure:
-    """A 9 x 3 response matrix: rows are latent features, columns learned coordinates."""
+def heatmap(ax, response, column_symbol: str, scheme: Scheme, limit: float,
+            numbers: bool = True):
+    """A 9 x 3 response matrix on `ax`: rows are latent features, columns learned
+    coordinates, colour symmetric about 0 up to `limit`; returns the image."""
     values = np.asarray(response)  # (9, 3)
-    limit = max(float(np.abs(values).max()), 1e-12)  # symmetric, so 0 is the neutral colour
-    fig = Figure(figsize=(3.0, 4.6), layout="constrained")
-    ax = fig.add_subplot()
-    image = ax.imshow(values, cmap="PuOr", vmin=-limit, vmax=limit, aspect="auto")
-    for (row, column), value in np.ndenumerate(values):
-        text = f"{value:.2f}".replace("-0.00", "0.00")
-        # Both ends of PuOr are dark: light text there, dark text near zero.
-        colour = "white" if abs(value) > 0.55 * limit else "black"
-        ax.text(column, row, text, ha="center", va="center", color=colour, fontsize=9)
-    ax.set_xticks(range(values.shape[1]), [f"${column_symbol}_{j + 1}$" for j in range(3)])
+    image = ax.imshow(values, cmap=scheme.diverging, vmin=-limit, vmax=limit, aspect="auto",
+                      interpolation="none")
+    if numbers:
+        for (row, column), value in np.ndenumerate(values):
+            text = f"{value:.2f}".replace("-0.00", "0.00")
+            ax.text(column, row, text, ha="center", va="center", fontsize=9,
+                    color=readable_on(image.cmap(image.norm(value))))
+    ax.set_xticks(range(values.shape[1]), [subscript(column_symbol, j + 1) for j in range(3)],
+                  fontstyle="italic")
     ax.xaxis.tick_top()
     ax.set_yticks(range(values.shape[0]), LATENT_LABELS)
     ax.tick_params(length=0)
     for boundary in (2.5, 5.5):  # between the query, payload and noise rows
-        ax.axhline(boundary, color="black", linewidth=1.5)
+        ax.axhline(boundary, color=scheme.foreground, linewidth=1.5)
+    return image
+
+
+def readable_on(colour) -> str:
+    """Black or white text, whichever contrasts more with `colour`."""
+    red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                        for c in colors.to_rgb(colour))
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return "black" if luminance > 0.179 else "white"  # equal contrast at L = 0.179
+
+
+def symmetric_limit(*responses) -> float:
+    """The colour limit that shows every matrix with 0 as the neutral colour."""
+    return max(max(float(np.abs(np.asarray(r)).max()) for r in responses), 1e-12)
+
+
+def single_heatmap(response, column_symbol: str, scheme: Scheme) -> Figure:
+    fig = Figure(figsize=(3.0, 4.6), layout="constrained")
+    ax = fig.add_subplot()
+    image = heatmap(ax, response, column_symbol, scheme, symmetric_limit(response))
     fig.colorbar(image, ax=ax, shrink=0.8)
     return fig
 
 
-def first_seed(results: dict) -> dict:
-    """The seed the heat maps show: the run's first (seed 0 by default)."""
-    return results["seeds"][0]
+def fig_query_response(results: dict, scheme: Scheme) -> Figure:
+    """R @ W_Q of the main student's first seed."""
+    return single_heatmap(results["seeds"][0]["query_response"], "q", scheme)
 
 
-def fig_query_response(results: dict, out_dir: Path) -> None:
-    with rc_context(STYLE):
-        save(response_heatmap(first_seed(results)["query_response"], "q"), out_dir,
-             "query_response")
+def fig_value_response(results: dict, scheme: Scheme) -> Figure:
+    """R @ W_V of the main student's first seed."""
+    return single_heatmap(results["seeds"][0]["value_response"], "v", scheme)
 
 
-def fig_value_response(results: dict, out_dir: Path) -> None:
-    with rc_context(STYLE):
-        save(response_heatmap(first_seed(results)["value_response"], "v"), out_dir,
-             "value_response")
+def fig_three_keys_query_response(results: dict, scheme: Scheme) -> Figure:
+    """R @ W_Q of the three-keys student's first seed."""
+    return single_heatmap(results["variants"]["three_keys"]["seeds"][0]["query_response"], "q",
+                          scheme)
 
 
-def fig_loss_curves(results: dict, out_dir: Path) -> None:
-    """Training MSE of every seed against step, on a log scale."""
-    with rc_context(STYLE):
-        fig = Figure(figsize=(5.2, 3.2), layout="constrained")
-        ax = fig.add_subplot()
-        for k, run in enumerate(results["seeds"]):
-            trace = np.asarray(run["loss_trace"])
-            steps = np.arange(1, len(trace) + 1)
-            ax.plot(
-                steps, trace,
-                color=SEED_COLOURS[k % len(SEED_COLOURS)],
-                linestyle=SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
-                marker=SEED_MARKERS[k % len(SEED_MARKERS)],
-                # Markers staggered per seed so overlapping curves stay distinguishable.
-                markevery=(k * max(len(trace) // 30, 1), max(len(trace) // 8, 1)),
-                markersize=5, linewidth=1.4, label=f"$s = {run['seed']}$",
-            )
-        ax.set_yscale("log")
-        ax.set_xlabel("$t$")
-        ax.set_ylabel("MSE")
-        ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
-        ax.legend(frameon=False)
-        save(fig, out_dir, "loss_curves")
+def fig_learned_keys_query_responses(results: dict, scheme: Scheme) -> Figure:
+    """R @ W_Q of the learned-keys student, one panel per seed, on one colour scale."""
+    seeds = results["variants"]["learned_keys"]["seeds"]
+    limit = symmetric_limit(*(seed["query_response"] for seed in seeds))
+    fig = Figure(figsize=(1.0 + 2.3 * len(seeds), 4.8), layout="constrained")
+    axes = fig.subplots(1, len(seeds), squeeze=False)[0]
+    for ax, seed in zip(axes, seeds, strict=True):
+        image = heatmap(ax, seed["query_response"], "q", scheme, limit)
+        ax.set_title(f"s = {seed['seed']}", fontstyle="italic")
+    for ax in axes[1:]:
+        ax.tick_params(labelleft=False)
+    fig.colorbar(image, ax=axes, shrink=0.8)
+    return fig
+
+
+def fig_training_snapshots(results: dict, scheme: Scheme) -> Figure:
+    """R @ W_Q (top) and R @ W_V (bottom) of the first seed after t steps, side by side
+    for every recorded t, on one colour scale; colours only, no printed entries."""
+    snapshots = results["snapshots"]
+    steps = snapshots["steps"]
+    limit = symmetric_limit(*snapshots["query_response"], *snapshots["value_response"])
+    fig = Figure(figsize=(1.0 + 0.95 * len(steps), 5.6), layout="constrained")
+    axes = fig.subplots(2, 1)
+    for ax, key, symbol in ((axes[0], "query_response", "Q"), (axes[1], "value_response", "V")):
+        # One image per row: the snapshots' 9 x 3 blocks with a blank column between them.
+        gap = np.full((9, 1), np.nan)
+        strip = np.hstack([part for response in snapshots[key]
+                           for part in (np.asarray(response), gap)][:-1])  # (9, 4 t - 1)
+        cmap = scheme.diverging.with_extremes(bad=scheme.background)
+        image = ax.imshow(strip, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto",
+                          interpolation="none")
+        ax.set_xticks([4 * k + 1 for k in range(len(steps))], [str(t) for t in steps])
+        ax.set_yticks(range(9), LATENT_LABELS)
+        ax.set_ylabel(f"$R\\,W_{symbol}$")
+        ax.tick_params(length=0)
+        ax.spines[:].set_visible(False)
+        for k in range(len(steps)):  # each block framed, and ruled between row roles
+            ax.add_patch(Rectangle((4 * k - 0.5, -0.5), 3, 9, fill=False, linewidth=0.8,
+                                   edgecolor=scheme.foreground))
+            for boundary in (2.5, 5.5):
+                ax.plot([4 * k - 0.5, 4 * k + 2.5], [boundary] * 2, color=scheme.foreground,
+                        linewidth=1.2)
+    axes[1].set_xlabel("t", fontstyle="italic")
+    fig.colorbar(image, ax=axes, shrink=0.7)
+    return fig
+
+
+def fig_loss_curves(results: dict, scheme: Scheme) -> Figure:
+    """Training MSE of every seed of the main student against step, on a log scale,
+    with each seed's uniform-attention MSE as a reference line."""
+    fig = Figure(figsize=(5.2, 3.2), layout="constrained")
+    ax = fig.add_subplot()
+    for k, seed in enumerate(results["seeds"]):
+        # One line per seed; they differ by less than a line's width on this scale.
+        ax.axhline(seed["uniform_attention_mse"], color=scheme.reference, linewidth=1.0,
+                   dashes=(1, 3), label="aⱼ = ¼" if k == 0 else None)
+    for k, seed in enumerate(results["seeds"]):
+        trace = np.asarray(seed["loss_trace"])
+        steps = np.arange(1, len(trace) + 1)
+        ax.plot(
+            steps, trace,
+            color=scheme.seed_colours[k % len(scheme.seed_colours)],
+            linestyle=SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
+            marker=SEED_MARKERS[k % len(SEED_MARKERS)],
+            # Markers staggered per seed so overlapping curves stay distinguishable.
+            markevery=(k * max(len(trace) // 30, 1), max(len(trace) // 8, 1)),
+            markersize=5, linewidth=1.4, label=f"s = {seed['seed']}",
+        )
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(power_of_ten)
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("t", fontstyle="italic")
+    ax.set_ylabel("MSE")
+    ax.grid(True, which="major", color=scheme.grid, linewidth=0.6)
+    legend = ax.legend(frameon=False)
+    for text in legend.get_texts():
+        text.set_fontstyle("italic")
+    return fig
+
+
+class Drawing(NamedTuple):
+    variant: str  # the variant whose results it draws: it can be drawn once that is measured
+    build: Callable[[dict, Scheme], Figure]
 
 
 FIGURES = {
-    "query_response": fig_query_response,
-    "value_response": fig_value_response,
-    "loss_curves": fig_loss_curves,
+    "query_response": Drawing("main", fig_query_response),
+    "value_response": Drawing("main", fig_value_response),
+    "loss_curves": Drawing("main", fig_loss_curves),
+    "training_snapshots": Drawing("main", fig_training_snapshots),
+    "learned_keys_query_responses": Drawing("learned_keys", fig_learned_keys_query_responses),
+    "three_keys_query_response": Drawing("three_keys", fig_three_keys_query_response),
 }
 
 
-def write_all(results: dict, out_dir: Path) -> None:
-    for fig_function in FIGURES.values():
-        fig_function(results, out_dir)
+def write(name: str, results: dict, out_dir: Path) -> list[str]:
+    """Write figure NAME in every scheme as SVG and PNG; return the file names. The
+    schemes differ in colour only: the first is laid out, the others take its layout."""
+    written, positions = [], None
+    for scheme in SCHEMES:
+        with rc_context(style(scheme)):
+            fig = FIGURES[name].build(results, scheme)
+            if positions is not None:
+                fig.set_layout_engine("none")
+                for ax, position in zip(fig.axes, positions, strict=True):
+                    ax.set_position(position)
+            written += save(fig, out_dir, name + scheme.suffix)
+            positions = [ax.get_position() for ax in fig.axes]
+    return written
+
+
+def write_variant(variant: str, results: dict, out_dir: Path) -> list[str]:
+    """Write every figure of VARIANT; return the file names."""
+    return [file for name, drawing in FIGURES.items() if drawing.variant == variant
+            for file in write(name, results, out_dir)]

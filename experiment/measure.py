@@ -1,28 +1,76 @@
-"""What the trained maps read, measured on held-out examples and in the latent basis."""
+"""What the trained maps read, measured on held-out examples and in the latent basis.
+
+Every function takes every seed at once (a leading seed dimension S) and
+returns tensors with that dimension; measure() turns them into one dict of
+plain Python numbers per seed.
+"""
 
 import itertools
 
 import torch
 
-from experiment.data import NOISE, PAYLOAD, QUERY, Batch, mix
+from experiment import interventions
+from experiment.data import PAYLOAD, QUERY, Batch, mix, teacher
 from experiment.model import Student, mse
 
+# The maps the teacher implies: the query coordinates read the query latents, the
+# value coordinates the payload latents, each with coefficient one. (9, 3) each.
+INTENDED_QUERY = torch.eye(9, dtype=torch.float64)[:, QUERY]
+INTENDED_VALUE = torch.eye(9, dtype=torch.float64)[:, PAYLOAD]
 
-def key_difference_rank(keys: torch.Tensor) -> int:
-    """Rank of all differences keys[i] - keys[j]: how many query directions the keys pin.
+
+def key_differences(keys: torch.Tensor) -> torch.Tensor:
+    """All differences keys[i] - keys[j], i < j: (pairs, 3).
 
     Softmax ignores a constant added to every score, so only score differences,
     q . (k_i - k_j), constrain the query.
     """
     pairs = itertools.combinations(range(len(keys)), 2)
-    differences = torch.stack([keys[i] - keys[j] for i, j in pairs])  # (pairs, 3)
-    return int(torch.linalg.matrix_rank(differences))
+    return torch.stack([keys[i] - keys[j] for i, j in pairs])
+
+
+def key_difference_rank(keys: torch.Tensor) -> int:
+    """How many query directions the keys pin down."""
+    return int(torch.linalg.matrix_rank(key_differences(keys)))
+
+
+def invisible_directions(keys: torch.Tensor) -> torch.Tensor:
+    """Unit query directions (3 - rank, 3) orthogonal to every key difference: moving a
+    query along them changes no score difference, so no prediction."""
+    _, _, Vh = torch.linalg.svd(key_differences(keys))
+    directions = Vh[key_difference_rank(keys):]
+    # A fixed sign, so that reruns and seeds report the same direction.
+    first_nonzero = (directions.abs() > 1e-12).to(torch.float64).argmax(dim=1)
+    signs = torch.sign(directions.gather(1, first_nonzero[:, None]))
+    return directions * signs
 
 
 def responses(student: Student, R: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """R @ Wq and R @ Wv, (9, 3) each: since q = (zR) Wq = z (R Wq), row i is how
-    each coordinate changes when latent feature i grows by one."""
-    return R @ student.Wq.detach(), R @ student.Wv.detach()
+    """R @ W_Q and R @ W_V, (S, 9, 3) each: since q = (zR) W_Q = z (R W_Q), row i is
+    how each coordinate changes when latent feature i grows by one."""
+    return R @ student.W_Q.detach(), R @ student.W_V.detach()
+
+
+def score_map(query_response: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+    """The map from the request's latents to its K scores, (..., 9, K), centred across
+    keys: softmax ignores a constant shared by all K scores."""
+    scores = query_response @ keys.mT / 3**0.5
+    return scores - scores.mean(dim=-1, keepdim=True)
+
+
+def departure(query_response: torch.Tensor,
+              directions: torch.Tensor) -> tuple[torch.Tensor, list[float]]:
+    """Split R @ W_Q minus the intended map into its coefficients along the unit
+    query `directions` (d, 3), per latent row, (S, 9, d), and the largest |entry| of
+    what is left, per seed."""
+    difference = query_response - INTENDED_QUERY  # (S, 9, 3)
+    along = difference @ directions.T  # (S, 9, d)
+    return along, largest(difference - along @ directions)
+
+
+def largest(values: torch.Tensor) -> list[float]:
+    """The largest |entry| of each seed's tensor (S, ...)."""
+    return values.abs().flatten(1).amax(dim=1).tolist()
 
 
 def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float:
@@ -44,73 +92,85 @@ def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float
     return float(residual / total)
 
 
-def r_squared(learned: torch.Tensor, intended: torch.Tensor) -> float:
-    """Coefficient of determination, 1 - SSE/SST (see unexplained_fraction).
-
-    It is unchanged by the coordinate's scale and offset, and 0 when the
-    coordinate is constant.
-    """
-    return 1.0 - unexplained_fraction(learned, intended)
+def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float]:
+    """1 - R² of one seed's three query coordinates q (n, 3), against the request's
+    query latents, and of its three value coordinates V (n, K, 3), against the
+    records' payload latents, all records pooled; z (n, 1 + K, 9) are its latents."""
+    pairs = [(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]
+    pairs += [(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
+    return [unexplained_fraction(learned, intended) for learned, intended in pairs]
 
 
 @torch.no_grad()
 def predict(student: Student, latents: torch.Tensor, R: torch.Tensor) -> torch.Tensor:
-    """The student's prediction (n, 3) for (possibly edited) latents (n, 5, 9)."""
-    request, records = mix(latents, R)
-    return student(request, records)[0]
+    """The student's prediction (S, n, 3) for (possibly edited) latents (S, n, 1 + K, 9)."""
+    return student(*mix(latents, R))
 
 
 @torch.no_grad()
-def measure_seed(student: Student, heldout: Batch, R: torch.Tensor, shift: float) -> dict:
-    """All per-seed measurements on held-out examples, as plain Python numbers."""
-    z = heldout.latents  # (n, 5, 9): request, then four records
-    prediction, _, V = student(heldout.request, heldout.records)
-    q = heldout.request @ student.Wq  # (n, 3)
-    pairs = [(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]  # (learned, intended)
-    pairs += [(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
-    unexplained = [unexplained_fraction(learned, intended) for learned, intended in pairs]
-    r2_query, r2_value = [1.0 - u for u in unexplained[:3]], [1.0 - u for u in unexplained[3:]]
-    uniform = z[:, 1:, PAYLOAD].mean(dim=1)  # (n, 3): true payloads, each weighted 1/4
+def intervene(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
+              keys: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Edit known latents, re-mix with the same R, and see what the prediction does;
+    each value has a leading seed dimension.
+
+    erase_*: MSE against the original target, one per feature (S, 3): the student
+    depends on the feature. erase_*_vs_teacher: MSE against the teacher's target for
+    the same edited latents (S, 3): the student uses the feature as the teacher does.
+    shift_irrelevant: MSE between new and original predictions (S,).
+    """
+    z, original = heldout.latents, predict(student, heldout.latents, R)
+
+    def erased(edit) -> tuple[torch.Tensor, torch.Tensor]:  # (S, 3) twice
+        against_target, against_teacher = [], []
+        for i in range(3):
+            edited = edit(z, i)
+            prediction = predict(student, edited, R)
+            against_target.append(mse(prediction, heldout.target))
+            against_teacher.append(mse(prediction, teacher(edited, keys)))
+        return torch.stack(against_target, dim=1), torch.stack(against_teacher, dim=1)
+
+    erase_query, erase_query_vs_teacher = erased(interventions.erase_query)
+    erase_payload, erase_payload_vs_teacher = erased(interventions.erase_payload)
+    shifted = predict(student, interventions.shift_irrelevant(z, shift), R)
+    return {
+        "erase_query": erase_query,
+        "erase_payload": erase_payload,
+        "shift_irrelevant": mse(shifted, original),
+        "erase_query_vs_teacher": erase_query_vs_teacher,
+        "erase_payload_vs_teacher": erase_payload_vs_teacher,
+    }
+
+
+@torch.no_grad()
+def measure(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
+            keys: torch.Tensor) -> list[dict]:
+    """Every measurement of every seed of a student trained against a teacher with
+    `keys`, as one dict of plain Python numbers per seed."""
     query_response, value_response = responses(student, R)
-    return {
-        "query_response": query_response.tolist(),
-        "value_response": value_response.tolist(),
-        "heldout_mse": float(mse(prediction, heldout.target)),
-        "uniform_attention_mse": float(mse(uniform, heldout.target)),
-        "r2": {"query": r2_query, "value": r2_value},
-        "min_r2": min(r2_query + r2_value),
-        "max_unexplained": max(unexplained),
-        "interventions": interventions(student, heldout, R, prediction, shift),
-    }
-
-
-def interventions(student, heldout, R, prediction, shift) -> dict:
-    """Edit known latents, re-mix with the same R, and see what the prediction does."""
-    z = heldout.latents
-
-    def edited(edit):
-        latents = z.clone()
-        edit(latents)
-        return predict(student, latents, R)
-
-    def erase_query(i):
-        def edit(latents):
-            latents[:, 0, QUERY.start + i] = 0  # the request's query latent i
-        return float(mse(edited(edit), heldout.target))
-
-    def erase_payload(i):
-        def edit(latents):
-            latents[:, 1:, PAYLOAD.start + i] = 0  # payload latent i of every record
-        return float(mse(edited(edit), heldout.target))
-
-    def shift_irrelevant(latents):
-        latents[:, 0, PAYLOAD] += shift  # the query map has no use for these ...
-        latents[:, 0, NOISE] += shift
-        latents[:, 1:, QUERY] += shift  # ... nor the value map for these
-        latents[:, 1:, NOISE] += shift
-
-    return {
-        "erase_query": [erase_query(i) for i in range(3)],
-        "erase_payload": [erase_payload(i) for i in range(3)],
-        "shift_irrelevant": float(mse(edited(shift_irrelevant), prediction)),
-    }
+    query_error = largest(query_response - INTENDED_QUERY)
+    value_error = largest(value_response - INTENDED_VALUE)
+    score_map_error = largest(score_map(query_response, student.keys)
+                              - score_map(INTENDED_QUERY, keys))
+    heldout_mse = mse(predict(student, heldout.latents, R), heldout.target)
+    uniform = heldout.latents[..., 1:, PAYLOAD].mean(dim=-2)  # true payloads, weights 1/K
+    uniform_mse = mse(uniform, heldout.target)
+    intervened = intervene(student, heldout, R, shift, keys)
+    q, V = student.queries(heldout.request), student.values(heldout.records)
+    per_seed = []
+    for s in range(len(heldout_mse)):
+        fractions = unexplained(q[s], V[s], heldout.latents[s])
+        r2_query, r2_value = [1.0 - u for u in fractions[:3]], [1.0 - u for u in fractions[3:]]
+        per_seed.append({
+            "query_response": query_response[s].tolist(),
+            "value_response": value_response[s].tolist(),
+            "response_error": {"query": query_error[s], "value": value_error[s]},
+            "max_response_error": max(query_error[s], value_error[s]),
+            "score_map_error": score_map_error[s],
+            "heldout_mse": float(heldout_mse[s]),
+            "uniform_attention_mse": float(uniform_mse[s]),
+            "r2": {"query": r2_query, "value": r2_value},
+            "min_r2": min(r2_query + r2_value),
+            "max_unexplained": max(fractions),
+            "interventions": {name: values[s].tolist() for name, values in intervened.items()},
+        })
+    return per_seed

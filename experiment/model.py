@@ -1,7 +1,15 @@
-"""The student: attention over four records with fixed keys and two trained maps.
+"""The student: attention over records with fixed keys and two trained maps.
 
-Only Wq and Wv (9 x 3 each, 54 scalars) are trained. There is no bias, key
-projection, output projection, embedding or anything else.
+Only W_Q and W_V (9 x 3 each, 54 scalars per seed) are trained. There is no
+bias, key projection, output projection, embedding or anything else; the
+learned-keys variant alone also trains its keys.
+
+One Student holds every seed: each parameter carries a leading seed dimension
+S, and every input one too, so seed s's prediction depends only on seed s's
+parameters and examples. Trained on the sum of the seeds' losses, each seed
+gets the gradient of its own loss, and Adam updates every entry on its own:
+the seeds train side by side exactly as they would one at a time, in one
+sequence of tensor operations instead of S.
 """
 
 import numpy as np
@@ -12,34 +20,56 @@ from experiment.data import fixed_keys
 
 
 class Student(nn.Module):
-    def __init__(self, Wq: torch.Tensor, Wv: torch.Tensor):
+    def __init__(self, W_Q: torch.Tensor, W_V: torch.Tensor, keys: torch.Tensor = fixed_keys,
+                 learn_keys: bool = False):
         super().__init__()
-        self.Wq = nn.Parameter(Wq)  # (9, 3): mixed input -> query
-        self.Wv = nn.Parameter(Wv)  # (9, 3): mixed input -> value
+        self.W_Q = nn.Parameter(W_Q)  # (S, 9, 3): mixed input → query, one map per seed
+        self.W_V = nn.Parameter(W_V)  # (S, 9, 3): mixed input → value
+        # Fixed keys (K, 3) are a constant shared by every seed; learned keys are a
+        # parameter of their own per seed, (S, K, 3).
+        self.keys = nn.Parameter(keys) if learn_keys else keys
 
-    def forward(self, request: torch.Tensor, records: torch.Tensor):
-        """Return the prediction (batch, 3), and A (batch, 4) and V (batch, 4, 3),
-        which the hand-written backward pass in train.py reuses."""
-        Wq, Wv = self.Wq, self.Wv
-        # --8<-- [start:forward]
-        q = request @ Wq                          # (batch, 9) → (batch, 3)
-        V = records @ Wv                          # (batch, 4, 9) → (batch, 4, 3)
-        A = torch.softmax(q @ fixed_keys.T / 3**0.5, dim=-1)
-        prediction = (A.unsqueeze(-1) * V).sum(dim=1)
-        # --8<-- [end:forward]
-        return prediction, A, V
+    # --8<-- [start:forward]
+    def queries(self, request):
+        return request @ self.W_Q                        # (S, B, 9) → (S, B, 3)
+
+    def values(self, records):
+        # Every record of a seed times that seed's W_V, as one product per seed (records
+        # @ W_V.unsqueeze(1) would copy W_V for each example: a third slower to train).
+        return torch.einsum("sbki,sic->sbkc", records, self.W_V)   # (S, B, K, 9) → (S, B, K, 3)
+
+    def attention(self, request):
+        scores = self.queries(request) @ self.keys.mT / 3**0.5   # (S, B, K)
+        return torch.softmax(scores, dim=-1)             # weights over the K records
+
+    def forward(self, request, records):
+        A = self.attention(request)                      # (S, B, K)
+        V = self.values(records)                         # (S, B, K, 3)
+        return (A.unsqueeze(-1) * V).sum(dim=-2)         # (S, B, 3): the prediction
+    # --8<-- [end:forward]
 
 
 def mse(prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """The training loss and every reported prediction error."""
+    """The training loss and every reported prediction error: one per seed, (S,)."""
     # --8<-- [start:loss]
-    loss = ((prediction - target) ** 2).mean()
+    loss = ((prediction - target) ** 2).mean(dim=(-2, -1))   # (S,): one MSE per seed
     # --8<-- [end:loss]
     return loss
 
 
-def initial_student(rng: np.random.Generator, scale: float) -> Student:
-    """Small random weights drawn from `rng` (see Config.init_scale for why)."""
-    Wq = torch.from_numpy(rng.standard_normal((9, 3))) * scale
-    Wv = torch.from_numpy(rng.standard_normal((9, 3))) * scale
-    return Student(Wq, Wv)
+def initial_student(rngs: list[np.random.Generator], scale: float,
+                    keys: torch.Tensor = fixed_keys, learn_keys: bool = False) -> Student:
+    """Small random W_Q and W_V for each seed, drawn from that seed's generator in
+    `rngs` (see Config.init_scale for why). With learn_keys, `keys` (S, K, 3) are the
+    initial keys; otherwise the fixed keys (K, 3)."""
+    def draw(rng):  # W_Q, then W_V, from one seed's generator
+        return [torch.from_numpy(rng.standard_normal((9, 3))) * scale for _ in range(2)]
+
+    W_Q, W_V = (torch.stack(maps) for maps in zip(*map(draw, rngs), strict=True))
+    return Student(W_Q, W_V, keys, learn_keys)
+
+
+def trainable_parameters(student: Student) -> int:
+    """How many scalars training changes, per seed."""
+    seeds = student.W_Q.shape[0]
+    return sum(p.numel() for p in student.parameters() if p.requires_grad) // seeds

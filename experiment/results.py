@@ -1,26 +1,30 @@
-"""Run every seed, assemble results.json, and write files atomically.
+"""Train and measure every variant, assemble results.json, and write it.
 
 The layout is versioned ("format_version") and described by the JSON Schema in
 results.schema.json next to this file. Two runs of the same code give
-byte-identical files except for the "timing" object.
+byte-identical files except for the "timing" object, which comes last.
 """
 
 import json
 import platform
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
 
 from experiment import data, measure, train
 from experiment.config import Config
+from experiment.model import trainable_parameters
+from experiment.variants import VARIANTS, Variant, particulars, student_for
 from provenance.files import atomic_write
 from provenance.source import source_hash as _source_hash
 
 FORMAT = "feature-recovery-results"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA_PATH = PACKAGE_DIR / "results.schema.json"
+# One thread keeps floating-point reductions in one order: bit-identical reruns.
+THREADS = 1
 
 
 def source_hash() -> str:
@@ -28,80 +32,164 @@ def source_hash() -> str:
     return _source_hash(PACKAGE_DIR.parent, PACKAGE_DIR.name)
 
 
-def run(config: Config) -> dict:
-    """Train and measure every seed of `config`; return the results.json content."""
-    started = time.perf_counter()
+def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) -> dict:
+    """Train and measure every variant for every seed of `config`; return the content of
+    results.json without "files". `on_measured(variant, results so far)` is called as
+    soon as a variant's numbers are in, so that its figures can be drawn meanwhile."""
     previous_threads = torch.get_num_threads()
-    torch.set_num_threads(config.threads)
+    torch.set_num_threads(THREADS)
     try:
-        R = data.mixing_matrix(config.mixing_seed)  # (9, 9), shared by every seed
-        per_seed, train_seconds = [], []
-        for seed in config.seeds:
-            trained = train.train_seed(config, seed, R)
-            trainable = sum(p.numel() for p in trained.student.parameters() if p.requires_grad)
-            train.check_finite(trained)
-            train_seconds.append(trained.seconds)
-            per_seed.append(seed_results(config, trained, R))
+        R = data.mixing_matrix(config.mixing_seed)  # (9, 9), shared by every seed and variant
+        results, seconds = header(config, R), {}
+        for name, variant in VARIANTS.items():
+            trained = train_variant(config, variant, R, snapshots=name == "main")
+            seconds[name] = trained.seconds
+            per_seed = measured_seeds(config, variant, trained, R)
+            if name == "main":
+                results |= main_entries(per_seed, trained, config, R)
+            else:
+                results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
+                                                                         trained.student)
+            if on_measured is not None:
+                on_measured(name, results)
     finally:
         torch.set_num_threads(previous_threads)
+    results["timing"] = {"training_seconds": seconds}
+    return results
+
+
+def header(config: Config, R: torch.Tensor) -> dict:
+    """What the run was: its settings, numerics, versions, source, keys and R."""
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "config": config.as_dict(),
+        "numerics": {"dtype": str(R.dtype).removeprefix("torch."), "threads": THREADS},
         "versions": {"python": platform.python_version(), "torch": torch.__version__},
         "source_hash": source_hash(),
         "fixed_keys": data.fixed_keys.tolist(),
         "key_difference_rank": {
             "four_keys": measure.key_difference_rank(data.fixed_keys),
-            "three_keys": measure.key_difference_rank(data.fixed_keys[:3]),
+            "three_keys": measure.key_difference_rank(VARIANTS["three_keys"].keys),
         },
         "mixing_matrix": R.tolist(),
-        "trainable_parameters": trainable,
-        "seeds": per_seed,
-        "summary": summary(per_seed),
-        "timing": {
-            "total_seconds": time.perf_counter() - started,
-            "train_seconds": train_seconds,
-        },
     }
 
 
-def seed_results(config: Config, trained: train.TrainedSeed, R: torch.Tensor) -> dict:
-    heldout_rng = data.generator(trained.seed, "heldout")
-    heldout = data.draw_examples(heldout_rng, config.heldout_size, R, config.query_scale)
-    measured = measure.measure_seed(trained.student, heldout, R, config.shift)
+def train_variant(config: Config, variant: Variant, R: torch.Tensor,
+                  snapshots: bool) -> train.Trained:
+    rngs = [data.generator(seed, "training") for seed in config.seeds]
+    student = student_for(variant, config, rngs)
+    steps = config.recorded_snapshot_steps() if snapshots else ()
+    return train.train(student, rngs, config, R, variant.keys, tuple(steps))
+
+
+def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
+                   R: torch.Tensor) -> list[dict]:
+    """One entry per seed: the seed, its learned maps, and every measurement on its own
+    held-out examples, including what only this variant measures."""
+    heldout = data.draw_examples([data.generator(seed, "heldout") for seed in config.seeds],
+                                 config.heldout_size, R, config.query_scale, variant.keys)
+    student = trained.student
+    measured = measure.measure(student, heldout, R, config.shift, variant.keys)
+    return [
+        {"seed": seed, "W_Q": W_Q.tolist(), "W_V": W_V.tolist(), **seed_measured, **seed_extra}
+        for seed, W_Q, W_V, seed_measured, seed_extra in zip(
+            config.seeds, student.W_Q.detach(), student.W_V.detach(), measured,
+            particulars(variant, student, R), strict=True)
+    ]
+
+
+def main_entries(per_seed: list[dict], trained: train.Trained, config: Config,
+                 R: torch.Tensor) -> dict:
+    """The main student's part of results.json, at its top level: with the optimiser,
+    the loss traces and the snapshots, which only the main student records."""
+    group = trained.optimizer.param_groups[0]
+    for seed, losses in zip(per_seed, trained.loss_trace, strict=True):
+        seed["loss_trace"] = losses.tolist()
+        seed["uniform_attention_step"] = first_step_below(losses, seed["uniform_attention_mse"])
+    crossings = [seed["uniform_attention_step"] for seed in per_seed]
     return {
-        "seed": trained.seed,
-        "wq": trained.student.Wq.detach().tolist(),
-        "wv": trained.student.Wv.detach().tolist(),
-        "query_response": measured["query_response"],
-        "value_response": measured["value_response"],
-        "loss_trace": trained.loss_trace.tolist(),
-        "heldout_mse": measured["heldout_mse"],
-        "uniform_attention_mse": measured["uniform_attention_mse"],
-        "r2": measured["r2"],
-        "min_r2": measured["min_r2"],
-        "max_unexplained": measured["max_unexplained"],
-        "interventions": measured["interventions"],
+        "optimizer": {"name": type(trained.optimizer).__name__, "betas": list(group["betas"]),
+                      "eps": group["eps"]},
+        "trainable_parameters": trainable_parameters(trained.student),
+        "seeds": per_seed,
+        "summary": summary(per_seed) | {"uniform_attention_step": (
+            None if None in crossings else {"min": min(crossings), "max": max(crossings)})},
+        "snapshots": snapshots(trained, config, R),
+    }
+
+
+def variant_entry(variant: Variant, per_seed: list[dict], student) -> dict:
+    """A variant's part of results.json, under variants.<name>."""
+    entry = {"trainable_parameters": trainable_parameters(student)}
+    directions = measure.invisible_directions(variant.keys)
+    if len(directions):
+        entry["invisible_direction"] = directions[0].tolist()
+    return entry | {"seeds": per_seed, "summary": summary(per_seed)}
+
+
+def first_step_below(losses: torch.Tensor, level: float) -> int | None:
+    """The first step from which every training loss is below `level`: one after the
+    last step at or above it (batch noise can cross a level more than once)."""
+    above = (losses >= level).nonzero()
+    first = int(above[-1]) + 1 if len(above) else 0
+    return first if first < len(losses) else None
+
+
+def snapshots(trained: train.Trained, config: Config, R: torch.Tensor) -> dict:
+    """The first seed's learned responses after each recorded number of steps."""
+    steps = sorted(trained.snapshots)
+    # R @ every seed's maps, then the first seed's: the very product measure.responses takes.
+    query = [(R @ trained.snapshots[step][0])[0] for step in steps]  # (9, 3) each
+    value = [(R @ trained.snapshots[step][1])[0] for step in steps]
+    return {
+        "seed": config.seeds[0],
+        "steps": steps,
+        "query_response": [response.tolist() for response in query],
+        "value_response": [response.tolist() for response in value],
+        "max_response_error": [
+            max(float((q - measure.INTENDED_QUERY).abs().max()),
+                float((v - measure.INTENDED_VALUE).abs().max()))
+            for q, v in zip(query, value, strict=True)
+        ],
     }
 
 
 def summary(per_seed: list[dict]) -> dict:
     """Smallest and largest value over seeds (and over features, for the erasures)."""
-    def span(values):
+
+    def span(values: list[float]) -> dict:
         return {"min": min(values), "max": max(values)}
 
-    def pooled(name):
-        return [value for s in per_seed for value in s["interventions"][name]]
+    def over_seeds(*path: str) -> dict:
+        values = []
+        for seed in per_seed:
+            value = seed
+            for key in path:
+                value = value[key]
+            values += value if isinstance(value, list) else [value]
+        return span(values)
 
     return {
-        "heldout_mse": span([s["heldout_mse"] for s in per_seed]),
-        "uniform_attention_mse": span([s["uniform_attention_mse"] for s in per_seed]),
-        "min_r2": span([s["min_r2"] for s in per_seed]),
-        "erase_query": span(pooled("erase_query")),
-        "erase_payload": span(pooled("erase_payload")),
-        "shift_irrelevant": span([s["interventions"]["shift_irrelevant"] for s in per_seed]),
+        "heldout_mse": over_seeds("heldout_mse"),
+        "uniform_attention_mse": over_seeds("uniform_attention_mse"),
+        "min_r2": over_seeds("min_r2"),
+        "max_unexplained": over_seeds("max_unexplained"),
+        "max_response_error": over_seeds("max_response_error"),
+        "response_error": {"query": over_seeds("response_error", "query"),
+                           "value": over_seeds("response_error", "value")},
+        "score_map_error": over_seeds("score_map_error"),
+        **{name: over_seeds("interventions", name)
+           for name in ("erase_query", "erase_payload", "shift_irrelevant",
+                        "erase_query_vs_teacher", "erase_payload_vs_teacher")},
     }
+
+
+def complete(results: dict, files: list[str], total_seconds: float) -> dict:
+    """`results` with the list of files this run wrote, and the timing last."""
+    timing = results.pop("timing") | {"total_seconds": total_seconds}
+    return results | {"files": sorted(files), "timing": timing}
 
 
 def to_json(results: dict) -> bytes:

@@ -1,104 +1,84 @@
-"""Training: plain gradient descent with Adam on fresh batches, one seed at a time.
+"""Training: the plain PyTorch step on fresh batches, every seed of a model at once.
 
-The forward pass is the student's plain one (model.py). The backward pass and
-Adam's update are written out below instead of calling autograd and
-torch.optim.Adam: with 54 parameters and batches of 128, their bookkeeping
-costs more than the arithmetic (measured: autograd's forward and backward take
-about three times as long as the forward plus this backward). Both are checked
-against PyTorch in tests/experiment/test_training.py: the gradients agree to
-rounding, and the Adam update is bit-for-bit torch.optim.Adam's.
+Each step is forward, MSE, loss.backward() and torch.optim.Adam (lr from the
+config, its default betas and eps). The speed comes from batching, not from
+rewriting what PyTorch does: the seeds train side by side in one Student
+(model.py says why each seed still follows its own trajectory), and the
+batches of STEPS_PER_DRAW steps are drawn in one call per seed.
 """
 
 import time
+from collections.abc import Iterator
 from typing import NamedTuple
 
+import numpy as np
 import torch
 
 from experiment import data
 from experiment.config import Config
-from experiment.data import fixed_keys
-from experiment.model import Student, initial_student, mse
+from experiment.model import Student, mse
 
-# Steps whose batches are drawn in one call (~1.2 MB of latents): amortises the
-# per-call cost without holding all 1200 batches; speed was flat from 10 to 60.
+# Steps whose batches are drawn in one call (~1.2 MB of latents per seed): amortises
+# the per-call cost without holding all 1200 batches; speed was flat from 10 to 60.
 # Results do not depend on it, because consecutive draws continue one stream.
 STEPS_PER_DRAW = 25
-SCALED_KEYS = fixed_keys / 3**0.5  # (4, 3)
 
 
-class TrainedSeed(NamedTuple):
-    seed: int
+class Trained(NamedTuple):
     student: Student
-    loss_trace: torch.Tensor  # (steps,) training MSE of each step's batch, before its update
+    optimizer: torch.optim.Adam
+    loss_trace: torch.Tensor  # (S, steps): each step's training MSE, before its update
+    snapshots: dict[int, tuple[torch.Tensor, torch.Tensor]]  # step -> W_Q, W_V (S, 9, 3)
     seconds: float
 
 
-def gradients(student_output, request, records, target):
-    """d loss / d Wq and d loss / d Wv, both (9, 3), by the chain rule through forward."""
-    prediction, A, V = student_output  # (B, 3), (B, 4), (B, 4, 3)
-    d_prediction = (prediction - target) * (2 / prediction.numel())  # (B, 3)
-    # prediction = sum_j A_j v_j: the score of record j moves it along v_j.
-    d_A = (V @ d_prediction.unsqueeze(-1)).squeeze(-1)  # (B, 4)
-    d_scores = A * (d_A - (A * d_A).sum(dim=-1, keepdim=True))  # softmax's Jacobian, (B, 4)
-    # scores = request @ Wq @ fixed_keys.T / sqrt(3); (9, B) @ (B, 4) first is the cheaper order.
-    grad_Wq = (request.T @ d_scores) @ SCALED_KEYS  # (9, 3)
-    # prediction = (sum_j A_j x_j) @ Wv, so Wv sees the attention-weighted record.
-    attended_records = (A.unsqueeze(-1) * records).sum(dim=1)  # (B, 9)
-    return grad_Wq, attended_records.T @ d_prediction
+def train_step(student: Student, optimizer: torch.optim.Optimizer, request: torch.Tensor,
+               records: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """One update of every seed from its batch; returns the seeds' losses (S,)."""
+    # --8<-- [start:train_step]
+    prediction = student(request, records)   # (S, B, 3)
+    loss = mse(prediction, target)           # (S,): one loss per seed
+    optimizer.zero_grad()
+    loss.sum().backward()                    # each seed's parameters get its own loss's gradient
+    optimizer.step()
+    # --8<-- [end:train_step]
+    return loss.detach()
 
 
-class Adam:
-    """Adam as torch.optim.Adam computes it (single-tensor path, no weight decay)."""
-
-    def __init__(self, params, lr: float, betas: tuple[float, float], eps: float):
-        self.params = list(params)
-        self.lr, (self.beta1, self.beta2), self.eps = lr, betas, eps
-        self.exp_avg = [torch.zeros_like(p) for p in self.params]
-        self.exp_avg_sq = [torch.zeros_like(p) for p in self.params]
-        self.steps = 0
-
-    def step(self, grads) -> None:
-        """Update every parameter in place; call under torch.no_grad()."""
-        self.steps += 1
-        step_size = self.lr / (1 - self.beta1**self.steps)
-        bias_correction2_sqrt = (1 - self.beta2**self.steps) ** 0.5
-        for param, grad, exp_avg, exp_avg_sq in zip(
-            self.params, grads, self.exp_avg, self.exp_avg_sq, strict=True
-        ):
-            exp_avg.lerp_(grad, 1 - self.beta1)
-            exp_avg_sq.mul_(self.beta2).addcmul_(grad, grad, value=1 - self.beta2)
-            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(self.eps)
-            param.addcdiv_(exp_avg, denom, value=-step_size)
-
-
-def optimizer_for(student: Student, config: Config) -> Adam:
-    return Adam(student.parameters(), config.learning_rate, config.adam_betas, config.adam_eps)
-
-
-def train_seed(config: Config, seed: int, R: torch.Tensor) -> TrainedSeed:
-    """Train one student from `seed` on config.steps fresh batches."""
-    start = time.perf_counter()
-    rng = data.generator(seed, "training")
-    student = initial_student(rng, config.init_scale)
-    optimizer = optimizer_for(student, config)
+def batches(rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
+            keys: torch.Tensor = data.fixed_keys) -> Iterator[tuple[torch.Tensor, ...]]:
+    """config.steps fresh batches, one per seed generator in `rngs`: request (S, B, 9),
+    records (S, B, K, 9), target (S, B, 3)."""
     B = config.batch_size
-    losses = []  # 0-dim tensors; one conversion at the end instead of a sync per step
-    with torch.no_grad():
-        for first_step in range(0, config.steps, STEPS_PER_DRAW):
-            steps_here = min(STEPS_PER_DRAW, config.steps - first_step)
-            batches = data.draw_examples(rng, steps_here * B, R, config.query_scale)
-            for request, records, target in zip(  # (B, 9), (B, 4, 9), (B, 3) per step
-                batches.request.split(B), batches.records.split(B), batches.target.split(B),
-                strict=True,
-            ):
-                output = student(request, records)
-                losses.append(mse(output[0], target))
-                optimizer.step(gradients(output, request, records, target))
-    loss_trace = torch.stack(losses)
-    return TrainedSeed(seed, student, loss_trace, time.perf_counter() - start)
+    for first_step in range(0, config.steps, STEPS_PER_DRAW):
+        steps_here = min(STEPS_PER_DRAW, config.steps - first_step)
+        drawn = data.draw_examples(rngs, steps_here * B, R, config.query_scale, keys)
+        for step in range(steps_here):
+            this_step = slice(step * B, (step + 1) * B)
+            yield drawn.request[:, this_step], drawn.records[:, this_step], \
+                drawn.target[:, this_step]
 
 
-def check_finite(trained: TrainedSeed) -> None:
-    """Fail loudly rather than write NaN into results.json."""
-    if not bool(torch.isfinite(trained.loss_trace).all()):
-        raise FloatingPointError(f"training diverged for seed {trained.seed}")
+def train(student: Student, rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
+          keys: torch.Tensor = data.fixed_keys, snapshot_steps: tuple[int, ...] = ()) -> Trained:
+    """Train `student` (one member per generator in `rngs`) for config.steps steps on
+    examples with one record per key in `keys`; keep copies of W_Q and W_V after each
+    of `snapshot_steps` updates."""
+    start = time.perf_counter()
+    optimizer = torch.optim.Adam(student.parameters(), lr=config.learning_rate)
+    losses, snapshots = [], {}  # losses: 0-dim tensors, one conversion at the end
+    for step, (request, records, target) in enumerate(batches(rngs, config, R, keys)):
+        if step in snapshot_steps:
+            snapshots[step] = maps(student)
+        losses.append(train_step(student, optimizer, request, records, target))
+    if config.steps in snapshot_steps:
+        snapshots[config.steps] = maps(student)
+    loss_trace = torch.stack(losses, dim=1)  # (S, steps)
+    if not bool(torch.isfinite(loss_trace).all()):  # never write NaN into results.json
+        raise FloatingPointError("training diverged")
+    return Trained(student, optimizer, loss_trace, snapshots, time.perf_counter() - start)
+
+
+def maps(student: Student) -> tuple[torch.Tensor, torch.Tensor]:
+    """Copies of the current W_Q and W_V, (S, 9, 3) each."""
+    return student.W_Q.detach().clone(), student.W_V.detach().clone()

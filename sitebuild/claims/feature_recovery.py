@@ -1,4 +1,10 @@
-"""Claims of the feature-recovery article, checked against results.json."""
+"""Claims of the feature-recovery article, checked against results.json.
+
+The main student's claims come first, then the interventions, the uniform-attention
+reference, and the two variants (learned keys, three keys). Each check reads
+only recorded values; its refutation edits one of them so that the sentence
+would be false.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +14,36 @@ from sitebuild.claims import claim, register, require, set_value, value
 # float64: machine epsilon is 2.2e-16, so squared errors sit near 1e-31; 1e-20
 # leaves ten orders of margin and still rules out any merely "small" error.
 FLOAT_PRECISION_MSE = 1e-20
+# The same precision for a single entry of order one (a response, a score): an
+# error of 1e-10, squared, is FLOAT_PRECISION_MSE. Training stops near 1e-15.
+FLOAT_PRECISION_ENTRY = 1e-10
 # "Far worse" and "raises the error": at least a million times the held-out MSE
 # and large in absolute terms, so that no rounding could produce the gap.
 FAR_WORSE_FACTOR = 1e6
 SUBSTANTIAL_MSE = 0.01
+# An entry that a heat map printed to two decimals shows as non-zero.
+VISIBLE_ENTRY = 0.01
+# A 3 x 3 block of entries of order one whose determinant is this far from zero is
+# invertible by a wide margin, not merely because of rounding.
+INVERTIBLE_DETERMINANT = 0.1
 R2_THRESHOLD = 0.999999
-# A learned response within this distance of the intended one reads "exactly".
-RESPONSE_TOLERANCE = 1e-6
 
 
-def _summary(values, name):
-    return value(values, f"experiment.summary.{name}")
+def _summary(values, name, variant=None):
+    where = "experiment" if variant is None else f"experiment.variants.{variant}"
+    return value(values, f"{where}.summary.{name}")
 
 
 def _worst_model(values) -> float:
     return _summary(values, "heldout_mse")["max"]
+
+
+def _seeds(values, variant=None) -> list[dict]:
+    where = "experiment" if variant is None else f"experiment.variants.{variant}"
+    return value(values, f"{where}.seeds")
+
+
+# --- The main student -----------------------------------------------------------
 
 
 @claim(refute=lambda v: set_value(v, "experiment.summary.heldout_mse.max", 1e-6))
@@ -30,6 +51,20 @@ def heldout_at_float_precision(values) -> str:
     worst = _worst_model(values)
     return require(worst < FLOAT_PRECISION_MSE,
                    f"largest held-out MSE {worst:.3g} (needs < {FLOAT_PRECISION_MSE:g})")
+
+
+@claim(refute=lambda v: set_value(v, "experiment.seeds.1.max_response_error", 1e-3))
+def every_seed_recovers(values) -> str:
+    """Every seed's learned responses are the intended maps to floating-point
+    precision, and its held-out predictions match the targets to it."""
+    seeds = _seeds(values)
+    bad = [s["seed"] for s in seeds
+           if not (s["max_response_error"] < FLOAT_PRECISION_ENTRY
+                   and s["heldout_mse"] < FLOAT_PRECISION_MSE)]
+    worst = max(s["max_response_error"] for s in seeds)
+    return require(not bad and len(seeds) > 1,
+                   f"{len(seeds)} seeds, largest |response - intended| {worst:.3g} "
+                   f"(needs < {FLOAT_PRECISION_ENTRY:g}); not recovered: {bad or 'none'}")
 
 
 @claim(refute=lambda v: set_value(v, "experiment.summary.uniform_attention_mse.min", 1e-3))
@@ -41,32 +76,6 @@ def uniform_baseline_far_worse(values) -> str:
         f"smallest uniform-attention MSE {best_uniform:.3g} against the model's "
         f"largest {worst_model:.3g}",
     )
-
-
-def _raises_error(intervention: str):
-    def check(values) -> str:
-        smallest = _summary(values, intervention)["min"]
-        worst_model = _worst_model(values)
-        return require(
-            smallest > SUBSTANTIAL_MSE and smallest > FAR_WORSE_FACTOR * worst_model,
-            f"smallest MSE after {intervention} {smallest:.3g} against the model's "
-            f"largest {worst_model:.3g}",
-        )
-
-    return check
-
-
-for _name in ("erase_query", "erase_payload"):
-    register(f"erasing_{_name.removeprefix('erase_')}_raises_error", _raises_error(_name),
-             lambda v, n=_name: set_value(v, f"experiment.summary.{n}.min", 1e-25))
-
-
-@claim(refute=lambda v: set_value(v, "experiment.summary.shift_irrelevant.max", 1e-4))
-def shift_leaves_prediction_unchanged(values) -> str:
-    largest = _summary(values, "shift_irrelevant")["max"]
-    return require(largest < FLOAT_PRECISION_MSE,
-                   f"largest change of prediction {largest:.3g} "
-                   f"(needs < {FLOAT_PRECISION_MSE:g})")
 
 
 @claim(refute=lambda v: set_value(v, "experiment.summary.min_r2.min", 0.999))
@@ -85,9 +94,9 @@ def _reads_its_own_features(response_key: str, first_row: int):
             for column, coefficient in enumerate(coefficients):
                 intended = 1.0 if row == first_row + column else 0.0
                 worst = max(worst, abs(coefficient - intended))
-        return require(worst < RESPONSE_TOLERANCE,
+        return require(worst < FLOAT_PRECISION_ENTRY,
                        f"{response_key} of seed 0 is {worst:.3g} from the intended map "
-                       f"(needs < {RESPONSE_TOLERANCE:g})")
+                       f"(needs < {FLOAT_PRECISION_ENTRY:g})")
 
     return check
 
@@ -97,15 +106,6 @@ register("query_map_reads_query_features", _reads_its_own_features("query_respon
          lambda v: set_value(v, "experiment.seeds.0.query_response.3.0", 0.2))
 register("value_map_reads_payload_features", _reads_its_own_features("value_response", 3),
          lambda v: set_value(v, "experiment.seeds.0.value_response.0.0", 0.2))
-
-
-@claim(refute=lambda v: set_value(v, "experiment.seeds.1.heldout_mse", 1e-3))
-def every_seed_recovers(values) -> str:
-    seeds = value(values, "experiment.seeds")
-    bad = [s["seed"] for s in seeds
-           if not (s["heldout_mse"] < FLOAT_PRECISION_MSE and s["min_r2"] > R2_THRESHOLD)]
-    return require(not bad and len(seeds) > 1,
-                   f"{len(seeds)} seeds; not recovered: {bad or 'none'}")
 
 
 @claim(refute=lambda v: set_value(v, "experiment.key_difference_rank.four_keys", 2))
@@ -118,8 +118,171 @@ def four_keys_span_three_directions(values) -> str:
 
 @claim(refute=lambda v: set_value(v, "experiment.seeds.2.loss_trace.-1", 1e-5))
 def loss_falls_to_float_precision(values) -> str:
-    seeds = value(values, "experiment.seeds")
+    seeds = _seeds(values)
     finals = [s["loss_trace"][-1] for s in seeds]
     firsts = [s["loss_trace"][0] for s in seeds]
     return require(max(finals) < FLOAT_PRECISION_MSE and min(firsts) > SUBSTANTIAL_MSE,
                    f"first training losses {firsts}, last {finals}")
+
+
+@claim(refute=lambda v: set_value(v, "experiment.seeds.0.loss_trace.600", 0.9))
+def loss_falls_below_uniform_attention(values) -> str:
+    """Every seed's training loss starts above its uniform-attention MSE (the reference
+    line of the loss figure) and, from the recorded uniform_attention_step on, stays
+    below it."""
+    problems = []
+    for s in _seeds(values):
+        trace, level = s["loss_trace"], s["uniform_attention_mse"]
+        above = [step for step, loss in enumerate(trace) if loss >= level]
+        stays_below_from = above[-1] + 1 if above else 0
+        if trace[0] <= level:
+            problems.append(f"seed {s['seed']} starts at {trace[0]:.3g}, not above {level:.3g}")
+        elif s["uniform_attention_step"] != stays_below_from or stays_below_from >= len(trace):
+            problems.append(f"seed {s['seed']} stays below {level:.3g} from step "
+                            f"{stays_below_from}, recorded {s['uniform_attention_step']}")
+    steps = [s["uniform_attention_step"] for s in _seeds(values)]
+    return require(not problems,
+                   "; ".join(problems) or f"below the level for good from steps {steps}")
+
+
+# --- Interventions ----------------------------------------------------------------
+
+
+def _raises_error(intervention: str):
+    def check(values) -> str:
+        smallest = _summary(values, intervention)["min"]
+        worst_model = _worst_model(values)
+        return require(
+            smallest > SUBSTANTIAL_MSE and smallest > FAR_WORSE_FACTOR * worst_model,
+            f"smallest MSE after {intervention} {smallest:.3g} against the model's "
+            f"largest {worst_model:.3g}",
+        )
+
+    return check
+
+
+def _matches_teacher(intervention: str):
+    """After the edit, the student's prediction is the teacher's target for the same
+    edited latents: the student uses the feature as the teacher does."""
+
+    def check(values) -> str:
+        largest = _summary(values, f"{intervention}_vs_teacher")["max"]
+        return require(largest < FLOAT_PRECISION_MSE,
+                       f"largest MSE against the teacher after {intervention} {largest:.3g} "
+                       f"(needs < {FLOAT_PRECISION_MSE:g})")
+
+    return check
+
+
+for _name in ("erase_query", "erase_payload"):
+    _feature = _name.removeprefix("erase_")
+    register(f"erasing_{_feature}_raises_error", _raises_error(_name),
+             lambda v, n=_name: set_value(v, f"experiment.summary.{n}.min", 1e-25))
+    register(f"erasing_{_feature}_matches_teacher", _matches_teacher(_name),
+             lambda v, n=_name: set_value(v, f"experiment.summary.{n}_vs_teacher.max", 1e-4))
+
+
+@claim(refute=lambda v: set_value(v, "experiment.summary.shift_irrelevant.max", 1e-4))
+def shift_leaves_prediction_unchanged(values) -> str:
+    largest = _summary(values, "shift_irrelevant")["max"]
+    return require(largest < FLOAT_PRECISION_MSE,
+                   f"largest change of prediction {largest:.3g} "
+                   f"(needs < {FLOAT_PRECISION_MSE:g})")
+
+
+# --- Variants: what the fixed keys and the fourth key buy ---------------------------
+
+
+def _reaches_float_precision(variant: str):
+    def check(values) -> str:
+        worst = _summary(values, "heldout_mse", variant)["max"]
+        return require(worst < FLOAT_PRECISION_MSE,
+                       f"{variant}: largest held-out MSE {worst:.3g} "
+                       f"(needs < {FLOAT_PRECISION_MSE:g})")
+
+    return check
+
+
+for _variant in ("learned_keys", "three_keys"):
+    register(f"{_variant}_reach_float_precision", _reaches_float_precision(_variant),
+             lambda v, n=_variant: set_value(v, f"experiment.variants.{n}.summary.heldout_mse.max",
+                                             1e-6))
+
+
+@claim(refute=lambda v: set_value(
+    v, "experiment.variants.learned_keys.summary.response_error.value.max", 0.1))
+def learned_keys_value_map_is_identity(values) -> str:
+    """With learned keys, R @ W_V is still the identity on the payload rows, zero elsewhere."""
+    worst = _summary(values, "response_error", "learned_keys")["value"]["max"]
+    return require(worst < FLOAT_PRECISION_ENTRY,
+                   f"largest |R @ W_V - intended| {worst:.3g} (needs < {FLOAT_PRECISION_ENTRY:g})")
+
+
+def _copy_first_query_response(values) -> None:
+    seeds = _seeds(values, "learned_keys")
+    set_value(values, "experiment.variants.learned_keys.seeds.1.query_response",
+              [list(row) for row in seeds[0]["query_response"]])
+
+
+@claim(refute=_copy_first_query_response)
+def learned_keys_query_block_differs_per_seed(values) -> str:
+    """With learned keys, R @ W_Q is an invertible 3 x 3 block on the query rows (zero on
+    the payload and noise rows), a visibly different one in every seed, and none of
+    them the identity the fixed keys give."""
+    seeds = _seeds(values, "learned_keys")
+    blocks = [[row for row in s["query_response"][:3]] for s in seeds]
+    identity = [[1.0 if i == j else 0.0 for j in range(3)] for i in range(3)]
+
+    def distance(a, b) -> float:
+        return max(abs(x - y) for row_a, row_b in zip(a, b, strict=True)
+                   for x, y in zip(row_a, row_b, strict=True))
+
+    outside = max(abs(x) for s in seeds for row in s["query_response"][3:] for x in row)
+    determinants = [s["query_block_determinant"] for s in seeds]
+    closest_pair = min(distance(a, b) for i, a in enumerate(blocks) for b in blocks[i + 1:])
+    closest_to_identity = min(distance(block, identity) for block in blocks)
+    return require(
+        len(seeds) > 1 and outside < FLOAT_PRECISION_ENTRY
+        and min(abs(d) for d in determinants) > INVERTIBLE_DETERMINANT
+        and closest_pair > VISIBLE_ENTRY and closest_to_identity > VISIBLE_ENTRY,
+        f"determinants {[round(d, 3) for d in determinants]}, largest |entry| outside the "
+        f"query rows {outside:.3g}, closest two blocks {closest_pair:.3g} apart, closest to "
+        f"the identity {closest_to_identity:.3g}",
+    )
+
+
+@claim(refute=lambda v: set_value(
+    v, "experiment.variants.learned_keys.summary.score_map_error.max", 0.01))
+def learned_keys_score_map_matches_teacher(values) -> str:
+    """With learned keys, the map from latent query features to score differences is the
+    teacher's, to rounding."""
+    worst = _summary(values, "score_map_error", "learned_keys")["max"]
+    return require(worst < FLOAT_PRECISION_ENTRY,
+                   f"largest |student - teacher| of the centred score map {worst:.3g} "
+                   f"(needs < {FLOAT_PRECISION_ENTRY:g})")
+
+
+@claim(refute=lambda v: set_value(v, "experiment.variants.three_keys.seeds.0.visible_departure",
+                                  0.3))
+def three_keys_departs_along_invisible_direction(values) -> str:
+    """With three keys, R @ W_Q departs from the intended map, visibly and on payload and
+    noise rows too, but only along the one query direction no score difference sees."""
+    seeds = _seeds(values, "three_keys")
+    visible = max(s["visible_departure"] for s in seeds)
+    # Rows 4-9: the payload and noise features, which the intended query map ignores.
+    off_query_rows = [max(abs(x) for x in s["invisible_departure"][3:]) for s in seeds]
+    return require(
+        visible < FLOAT_PRECISION_ENTRY and min(off_query_rows) > VISIBLE_ENTRY,
+        f"largest departure outside the invisible direction {visible:.3g} (needs < "
+        f"{FLOAT_PRECISION_ENTRY:g}); largest along it on payload and noise rows, per seed: "
+        f"{[round(x, 3) for x in off_query_rows]} (each needs > {VISIBLE_ENTRY:g})",
+    )
+
+
+@claim(refute=lambda v: set_value(v, "experiment.variants.three_keys.summary.shift_irrelevant.max",
+                                  1e-4))
+def three_keys_shift_leaves_prediction_unchanged(values) -> str:
+    largest = _summary(values, "shift_irrelevant", "three_keys")["max"]
+    return require(largest < FLOAT_PRECISION_MSE,
+                   f"three_keys: largest change of prediction {largest:.3g} "
+                   f"(needs < {FLOAT_PRECISION_MSE:g})")

@@ -11,7 +11,8 @@ import pytest
 import torch
 from axe_playwright_python.sync_playwright import Axe
 
-from experiment.data import NOISE, PAYLOAD, QUERY, mix, teacher
+from experiment.data import QUERY, mix, teacher
+from experiment.interventions import erase_payload, erase_query, shift_irrelevant
 from experiment.model import Student, mse
 from sitebuild.numbers import format_value
 from tests.project import LANGUAGES
@@ -29,7 +30,7 @@ def run(site):
     as_tensor = lambda rows: torch.tensor(rows, dtype=torch.float64)  # noqa: E731
     return {
         "results": results,
-        "student": Student(as_tensor(seed["wq"]), as_tensor(seed["wv"])),
+        "student": Student(as_tensor(seed["W_Q"])[None], as_tensor(seed["W_V"])[None]),
         "R": as_tensor(results["mixing_matrix"]),
     }
 
@@ -64,17 +65,14 @@ def example_latents(number: int, query_scale: float) -> torch.Tensor:
 
 
 def intervene(latents: torch.Tensor, edits: dict) -> torch.Tensor:
-    """experiment/measure.py's edits, on one example (5, 9)."""
-    edited = latents.clone()
+    """experiment/interventions.py's edits, on one example (5, 9), combined as the
+    explorer combines them."""
+    edited = latents
     if edits["eraseQuery"] is not None:
-        edited[0, QUERY.start + edits["eraseQuery"]] = 0
+        edited = erase_query(edited, edits["eraseQuery"])
     if edits["erasePayload"] is not None:
-        edited[1:, PAYLOAD.start + edits["erasePayload"]] = 0
-    edited[0, PAYLOAD] += edits["shift"]
-    edited[0, NOISE] += edits["shift"]
-    edited[1:, QUERY] += edits["shift"]
-    edited[1:, NOISE] += edits["shift"]
-    return edited
+        edited = erase_payload(edited, edits["erasePayload"])
+    return shift_irrelevant(edited, edits["shift"])
 
 
 def state(page) -> dict:
@@ -89,8 +87,9 @@ def check_against_python(shown: dict, run: dict, language: str, page) -> None:
     torch.testing.assert_close(torch.tensor(shown["edited"], dtype=torch.float64), edited,
                                rtol=0, atol=1e-12)
     with torch.no_grad():
-        request, records = mix(edited[None], run["R"])
-        prediction, weights, _ = run["student"](request, records)
+        request, records = mix(edited[None, None], run["R"])  # one seed, one example
+        prediction = run["student"](request, records)[0]  # (1, 3)
+        weights = run["student"].attention(request)[0]  # (1, 4)
         target = teacher(latents[None])
     assert shown["weights"] == pytest.approx(weights[0].tolist(), abs=1e-9)
     assert shown["prediction"] == pytest.approx(prediction[0].tolist(), abs=1e-9)

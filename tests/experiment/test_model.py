@@ -5,33 +5,84 @@ import torch
 from experiment import data
 from experiment.config import Config
 from experiment.data import PAYLOAD, QUERY, fixed_keys
-from experiment.measure import key_difference_rank, responses
-from experiment.model import Student, initial_student, mse
-from experiment.train import optimizer_for
+from experiment.measure import (
+    invisible_directions,
+    key_difference_rank,
+    key_differences,
+    responses,
+)
+from experiment.model import Student, initial_student, mse, trainable_parameters
+from experiment.variants import VARIANTS, student_for
 
 CONFIG = Config()
+R = data.mixing_matrix(CONFIG.mixing_seed)
 
 
-def heldout(n=512, seed=0):
-    R = data.mixing_matrix(CONFIG.mixing_seed)
-    examples = data.draw_examples(data.generator(seed, "heldout"), n, R, CONFIG.query_scale)
-    return R, examples
+def heldout(n=512, seeds=(0,), keys=fixed_keys) -> data.Batch:
+    return data.draw_examples([data.generator(seed, "heldout") for seed in seeds], n, R,
+                              CONFIG.query_scale, keys)
 
 
-def test_only_wq_and_wv_are_trainable():
-    student = initial_student(data.generator(0, "training"), CONFIG.init_scale)
+def known_solution(seeds: int = 1) -> Student:
+    # x = zR with R orthogonal, so x R^T = z: the first three columns of R^T read the
+    # (already scaled) query latents, the middle three the payload latents.
+    return Student(R.T[:, QUERY].expand(seeds, 9, 3).clone(),
+                   R.T[:, PAYLOAD].expand(seeds, 9, 3).clone())
+
+
+def test_only_w_q_and_w_v_are_trainable():
+    student = initial_student([data.generator(s, "training") for s in (0, 1, 2)],
+                              CONFIG.init_scale)
     shapes = {name: tuple(p.shape) for name, p in student.named_parameters()}
-    assert shapes == {"Wq": (9, 3), "Wv": (9, 3)}
-    assert sum(p.numel() for p in student.parameters()) == 54
+    assert shapes == {"W_Q": (3, 9, 3), "W_V": (3, 9, 3)}  # a leading seed dimension
+    assert trainable_parameters(student) == 54
     assert list(student.buffers()) == []
-    # ... and the optimiser updates exactly those two tensors.
-    trained = optimizer_for(student, CONFIG).params
-    assert len(trained) == 2
-    assert trained[0] is student.Wq and trained[1] is student.Wv
+
+
+def test_the_learned_keys_student_also_trains_four_keys_per_seed():
+    config = Config(seeds=(0, 1))
+    student = student_for(VARIANTS["learned_keys"], config,
+                          [data.generator(s, "training") for s in config.seeds])
+    assert {name: tuple(p.shape) for name, p in student.named_parameters()} == {
+        "W_Q": (2, 9, 3), "W_V": (2, 9, 3), "keys": (2, 4, 3)}
+    assert trainable_parameters(student) == 54 + 12
+    assert not torch.equal(student.keys[0], student.keys[1])
+
+
+def test_every_student_of_a_seed_starts_from_the_same_maps():
+    config = Config(seeds=(4, 7))
+    starts = [student_for(variant, config, [data.generator(s, "training") for s in config.seeds])
+              for variant in VARIANTS.values()]
+    for student in starts[1:]:
+        assert torch.equal(student.W_Q, starts[0].W_Q)
+        assert torch.equal(student.W_V, starts[0].W_V)
+
+
+def test_forward_returns_the_prediction_and_attention_weights_come_from_their_own_method():
+    batch = heldout(n=16, seeds=(0, 1))
+    student = initial_student([data.generator(s, "training") for s in (0, 1)], 1.0)
+    prediction = student(batch.request, batch.records)
+    assert isinstance(prediction, torch.Tensor) and prediction.shape == (2, 16, 3)
+    weights = student.attention(batch.request)
+    assert weights.shape == (2, 16, 4)
+    torch.testing.assert_close(weights.sum(dim=-1), torch.ones(2, 16, dtype=torch.float64))
+    combined = (weights.unsqueeze(-1) * student.values(batch.records)).sum(dim=-2)
+    torch.testing.assert_close(prediction, combined, rtol=0, atol=0)
+
+
+def test_each_seeds_prediction_depends_only_on_its_own_parameters():
+    batch = heldout(n=32, seeds=(0, 1, 2))
+    student = initial_student([data.generator(s, "training") for s in (0, 1, 2)], 1.0)
+    before = student(batch.request, batch.records).detach()
+    with torch.no_grad():
+        student.W_Q[1] += 1.0
+        student.W_V[1] -= 1.0
+    after = student(batch.request, batch.records).detach()
+    assert torch.equal(after[0], before[0]) and torch.equal(after[2], before[2])
+    assert not torch.equal(after[1], before[1])
 
 
 def test_mixing_matrix_is_orthogonal_and_fixed_by_its_seed():
-    R = data.mixing_matrix(CONFIG.mixing_seed)
     assert R.shape == (9, 9) and R.dtype == torch.float64
     torch.testing.assert_close(R @ R.T, torch.eye(9, dtype=torch.float64), rtol=0, atol=1e-14)
     assert torch.equal(R, data.mixing_matrix(CONFIG.mixing_seed))
@@ -39,36 +90,47 @@ def test_mixing_matrix_is_orthogonal_and_fixed_by_its_seed():
 
 
 def test_known_solution_reproduces_teacher_after_mixing():
-    # x = zR with R orthogonal, so x R^T = z: the first three columns of R^T read the
-    # (already scaled) query latents, the middle three the payload latents.
-    R, examples = heldout()
-    student = Student(R.T[:, QUERY].clone(), R.T[:, PAYLOAD].clone())
-    prediction = student(examples.request, examples.records)[0]
+    examples = heldout(seeds=(0, 1))
+    student = known_solution(seeds=2)
+    prediction = student(examples.request, examples.records)
     torch.testing.assert_close(prediction, examples.target, rtol=0, atol=1e-13)
-    assert mse(prediction, examples.target) < 1e-28
+    assert (mse(prediction, examples.target) < 1e-28).all()
     # Its responses in the latent basis are the intended identity blocks.
     query_response, value_response = responses(student, R)
     identity = torch.eye(9, dtype=torch.float64)
-    torch.testing.assert_close(query_response, identity[:, QUERY], rtol=0, atol=1e-14)
-    torch.testing.assert_close(value_response, identity[:, PAYLOAD], rtol=0, atol=1e-14)
+    torch.testing.assert_close(query_response[0], identity[:, QUERY], rtol=0, atol=1e-14)
+    torch.testing.assert_close(value_response[1], identity[:, PAYLOAD], rtol=0, atol=1e-14)
 
 
 def test_key_differences_span_three_query_directions():
     assert key_difference_rank(fixed_keys) == 3
-    # Three keys give only two independent score differences: one query
-    # direction would stay undetermined.
-    assert key_difference_rank(fixed_keys[:3]) == 2
+    assert len(invisible_directions(fixed_keys)) == 0
+
+
+def test_three_keys_leave_one_query_direction_invisible_to_every_score_difference():
+    keys = VARIANTS["three_keys"].keys
+    assert keys.shape == (3, 3) and key_difference_rank(keys) == 2
+    (direction,) = invisible_directions(keys)
+    torch.testing.assert_close(direction.norm(), torch.tensor(1.0, dtype=torch.float64))
+    torch.testing.assert_close(key_differences(keys) @ direction, torch.zeros(3,
+                               dtype=torch.float64), rtol=0, atol=1e-15)
+    # Moving every query along it leaves the known solution's predictions unchanged.
+    examples = heldout(n=64, keys=keys)
+    student = Student(known_solution().W_Q.detach() + R.T[:, 6:7] * direction, R.T[None, :,
+                      PAYLOAD].clone(), keys)
+    torch.testing.assert_close(student(examples.request, examples.records), examples.target,
+                               rtol=0, atol=1e-13)
 
 
 def test_query_scale_sharpens_every_inputs_query_latents():
-    R, examples = heldout(n=20000)
-    spread = examples.latents.std(dim=0)  # (5, 9)
+    examples = heldout(n=20000)
+    spread = examples.latents[0].std(dim=0)  # (5, 9)
     torch.testing.assert_close(spread[:, QUERY].mean(), torch.tensor(CONFIG.query_scale,
                                dtype=torch.float64), rtol=0.02, atol=0)
     torch.testing.assert_close(spread[:, 3:].mean(), torch.tensor(1.0, dtype=torch.float64),
                                rtol=0.02, atol=0)
-    torch.testing.assert_close(examples.request, examples.latents[:, 0] @ R)
-    torch.testing.assert_close(examples.records, examples.latents[:, 1:] @ R)
+    torch.testing.assert_close(examples.request, examples.latents[..., 0, :] @ R)
+    torch.testing.assert_close(examples.records, examples.latents[..., 1:, :] @ R)
     # The interventions re-mix with data.mix: the very same inputs.
     request, records = data.mix(examples.latents, R)
     assert torch.equal(request, examples.request) and torch.equal(records, examples.records)
@@ -76,16 +138,24 @@ def test_query_scale_sharpens_every_inputs_query_latents():
 
 def test_consecutive_draws_continue_one_stream():
     # train.STEPS_PER_DRAW is a speed setting only: drawing in pieces gives the same data.
-    R = data.mixing_matrix(CONFIG.mixing_seed)
-    whole = data.draw_examples(data.generator(3, "training"), 300, R, CONFIG.query_scale)
+    whole = data.draw_examples([data.generator(3, "training")], 300, R, CONFIG.query_scale)
     rng = data.generator(3, "training")
-    first = data.draw_examples(rng, 128, R, CONFIG.query_scale)
-    second = data.draw_examples(rng, 172, R, CONFIG.query_scale)
-    assert torch.equal(whole.latents, torch.cat([first.latents, second.latents]))
+    first = data.draw_examples([rng], 128, R, CONFIG.query_scale)
+    second = data.draw_examples([rng], 172, R, CONFIG.query_scale)
+    assert torch.equal(whole.latents, torch.cat([first.latents, second.latents], dim=1))
 
 
-def test_training_and_heldout_streams_differ():
-    a = data.generator(0, "training").standard_normal(10)
-    b = data.generator(0, "heldout").standard_normal(10)
-    c = data.generator(1, "training").standard_normal(10)
-    assert not (a == b).any() and not (a == c).any()
+def test_each_seed_draws_from_its_own_stream_alone_or_together():
+    together = data.draw_examples([data.generator(s, "training") for s in (0, 1)], 50, R,
+                                  CONFIG.query_scale)
+    alone = data.draw_examples([data.generator(1, "training")], 50, R, CONFIG.query_scale)
+    assert torch.equal(together.latents[1], alone.latents[0])
+    assert not torch.equal(together.latents[0], together.latents[1])
+
+
+def test_random_streams_differ():
+    streams = [data.generator(seed, stream).standard_normal(10)
+               for seed in (0, 1) for stream in data.STREAMS]
+    for i, a in enumerate(streams):
+        for b in streams[i + 1:]:
+            assert not (a == b).any()

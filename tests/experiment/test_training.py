@@ -1,69 +1,104 @@
-"""The hand-written backward pass and Adam against PyTorch's, and a short run."""
-
-import copy
+"""Training: the plain autograd step, and seeds trained side by side as if alone."""
 
 import torch
 
-from experiment import data
+from experiment import data, train
 from experiment.config import Config
-from experiment.model import Student, mse
-from experiment.train import Adam, gradients, train_seed
+from experiment.model import mse
+from experiment.variants import VARIANTS, student_for
+from tests.experiment.plain_loop import train_one_seed
 
 CONFIG = Config()
+R = data.mixing_matrix(CONFIG.mixing_seed)
 
 
-def random_problem(seed=7, n=64):
-    R = data.mixing_matrix(CONFIG.mixing_seed)
-    rng = data.generator(seed, "training")
-    examples = data.draw_examples(rng, n, R, CONFIG.query_scale)
-    # Weights of order one, so that attention is far from uniform and every term matters.
-    student = Student(torch.from_numpy(rng.standard_normal((9, 3))),
-                      torch.from_numpy(rng.standard_normal((9, 3))))
-    return student, examples
+def trained(variant: str, config: Config, snapshot_steps=()) -> train.Trained:
+    rngs = [data.generator(seed, "training") for seed in config.seeds]
+    student = student_for(VARIANTS[variant], config, rngs)
+    return train.train(student, rngs, config, R, VARIANTS[variant].keys, snapshot_steps)
 
 
-def test_hand_gradients_match_autograd():
-    student, examples = random_problem()
-    output = student(examples.request, examples.records)
-    mse(output[0], examples.target).backward()
-    with torch.no_grad():
-        by_hand = gradients(output, examples.request, examples.records, examples.target)
-    torch.testing.assert_close(by_hand[0], student.Wq.grad, rtol=1e-12, atol=1e-15)
-    torch.testing.assert_close(by_hand[1], student.Wv.grad, rtol=1e-12, atol=1e-15)
+def test_the_optimiser_is_torch_adam_with_its_defaults_and_the_configured_rate():
+    run = trained("main", Config(seeds=(0,), steps=1))
+    assert type(run.optimizer) is torch.optim.Adam
+    group, defaults = run.optimizer.param_groups[0], torch.optim.Adam([torch.zeros(1)]).defaults
+    assert group["lr"] == CONFIG.learning_rate
+    assert (group["betas"], group["eps"]) == (defaults["betas"], defaults["eps"])
+    assert group["params"] == [run.student.W_Q, run.student.W_V]
 
 
-def test_adam_is_torch_optim_adam():
-    student, _ = random_problem()
-    reference = copy.deepcopy(student)
-    ours = Adam(student.parameters(), CONFIG.learning_rate, CONFIG.adam_betas, CONFIG.adam_eps)
-    theirs = torch.optim.Adam(reference.parameters(), lr=CONFIG.learning_rate,
-                              betas=CONFIG.adam_betas, eps=CONFIG.adam_eps,
-                              foreach=False, fused=False)
-    rng = data.generator(11, "training")
-    for _ in range(30):
-        grads = [torch.from_numpy(rng.standard_normal((9, 3))) for _ in range(2)]
-        with torch.no_grad():
-            ours.step(grads)
-        for param, grad in zip(reference.parameters(), grads, strict=True):
-            param.grad = grad.clone()
-        theirs.step()
-    for mine, reference_param in zip(student.parameters(), reference.parameters(), strict=True):
-        assert torch.equal(mine, reference_param)  # bit for bit
+def test_a_step_follows_the_gradient_autograd_computes_for_the_forward_pass():
+    # The training step differentiates whatever Student.forward computes: Adam's first
+    # update is -lr * g / (|g| + eps) for the gradient g of the seeds' summed losses.
+    config = Config(seeds=(3, 4), steps=1)
+    rngs = [data.generator(seed, "training") for seed in config.seeds]
+    student = student_for(VARIANTS["main"], config, rngs)
+    start = student.W_Q.detach().clone()
+    request, records, target = next(train.batches(rngs, config, R))
+    gradient, = torch.autograd.grad(mse(student(request, records), target).sum(), student.W_Q)
+    optimizer = torch.optim.Adam(student.parameters(), lr=config.learning_rate)
+    train.train_step(student, optimizer, request, records, target)
+    step = student.W_Q.detach() - start
+    eps = optimizer.defaults["eps"]
+    torch.testing.assert_close(step, -config.learning_rate * gradient / (gradient.abs() + eps),
+                               rtol=1e-12, atol=0)
 
 
-def test_short_run_lowers_the_loss():
-    config = Config(seeds=(0,), steps=50)
-    R = data.mixing_matrix(config.mixing_seed)
-    trained = train_seed(config, 0, R)
-    trace = trained.loss_trace
-    assert trace.shape == (50,) and trace.dtype == torch.float64
+def test_seeds_trained_side_by_side_follow_the_trajectory_each_has_alone():
+    # To rounding, not bit for bit: PyTorch's matrix kernels may add a seed's products in
+    # another order when its slice of a batched tensor starts elsewhere in memory, so a
+    # gradient can differ in its last bit. The trajectories stay within rounding.
+    config = Config(seeds=(0, 1, 2), steps=300)
+    together = trained("main", config)
+    for i, seed in enumerate(config.seeds):
+        alone = trained("main", Config(seeds=(seed,), steps=config.steps))
+        torch.testing.assert_close(together.loss_trace[i], alone.loss_trace[0], rtol=1e-8, atol=0)
+        torch.testing.assert_close(together.student.W_Q[i], alone.student.W_Q[0], rtol=0,
+                                   atol=1e-12)
+        torch.testing.assert_close(together.student.W_V[i], alone.student.W_V[0], rtol=0,
+                                   atol=1e-12)
+
+
+def test_batched_training_matches_the_plain_loop_a_reader_would_write():
+    config = Config(seeds=(0, 1), steps=200)
+    together = trained("main", config)
+    for i, seed in enumerate(config.seeds):
+        student, losses = train_one_seed(config, seed, R)
+        torch.testing.assert_close(together.loss_trace[i], losses, rtol=1e-8, atol=0)
+        torch.testing.assert_close(together.student.W_Q[i], student.W_Q[0], rtol=0, atol=1e-12)
+
+
+def test_learned_keys_train_per_seed_too():
+    config = Config(seeds=(0, 1), steps=100)
+    together = trained("learned_keys", config)
+    alone = trained("learned_keys", Config(seeds=(1,), steps=config.steps))
+    assert together.student.keys.shape == (2, 4, 3)
+    torch.testing.assert_close(together.student.keys[1], alone.student.keys[0], rtol=0,
+                               atol=1e-12)
+
+
+def test_short_run_lowers_the_loss_of_every_seed():
+    run = trained("main", Config(seeds=(0, 5), steps=50))
+    trace = run.loss_trace
+    assert trace.shape == (2, 50) and trace.dtype == torch.float64
     assert torch.isfinite(trace).all()
-    assert trace[-10:].mean() < trace[:10].mean() / 10
+    assert (trace[:, -10:].mean(dim=1) < trace[:, :10].mean(dim=1) / 10).all()
 
 
 def test_training_is_repeatable_in_one_process():
     config = Config(seeds=(1,), steps=40)
-    R = data.mixing_matrix(config.mixing_seed)
-    first, second = train_seed(config, 1, R), train_seed(config, 1, R)
+    first, second = trained("main", config), trained("main", config)
     assert torch.equal(first.loss_trace, second.loss_trace)
-    assert torch.equal(first.student.Wq, second.student.Wq)
+    assert torch.equal(first.student.W_Q, second.student.W_Q)
+
+
+def test_snapshots_hold_the_maps_after_the_given_numbers_of_steps():
+    config = Config(seeds=(0, 1), steps=12)
+    rngs = [data.generator(seed, "training") for seed in config.seeds]
+    initial = student_for(VARIANTS["main"], config, rngs).W_Q.detach().clone()
+    run = trained("main", config, snapshot_steps=(0, 5, 12))
+    assert sorted(run.snapshots) == [0, 5, 12]
+    assert torch.equal(run.snapshots[0][0], initial)
+    assert torch.equal(run.snapshots[12][0], run.student.W_Q.detach())
+    shorter = trained("main", Config(seeds=(0, 1), steps=5))
+    assert torch.equal(run.snapshots[5][1], shorter.student.W_V.detach())

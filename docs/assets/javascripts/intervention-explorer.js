@@ -338,7 +338,7 @@
   enhance(".intervention-explorer", "results.json", (container, results) => {
     const seed = results.seeds[0];
     build(container, {
-      seed: seed.seed, Wq: seed.wq, Wv: seed.wv, R: results.mixing_matrix,
+      seed: seed.seed, Wq: seed.W_Q, Wv: seed.W_V, R: results.mixing_matrix,
       K: results.fixed_keys, queryScale: results.config.query_scale, shift: results.config.shift,
     });
   });

@@ -1,0 +1,62 @@
+"""The three students trained on the same seeds, and what sets each apart.
+
+- main: four fixed keys, the tetrahedron, which the teacher uses too.
+- learned_keys: the teacher is unchanged, but the student learns its own four
+  keys, starting from random ones. Queries and keys are then determined only up
+  to a change of basis of the query space, and each seed settles on another.
+- three_keys: three records per example, and the first three fixed keys for the
+  teacher and the student. Their differences span only two query directions;
+  the third changes no score difference, so nothing in the loss pins it down.
+
+Every student of a seed starts from the same W_Q and W_V and, with four records,
+trains on the same batches (data.STREAMS).
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+import torch
+
+from experiment import data, measure
+from experiment.config import Config
+from experiment.model import Student, initial_student
+
+
+class Variant(NamedTuple):
+    keys: torch.Tensor  # (K, 3): the teacher's keys, one record per key; the student's too
+    learn_keys: bool  # ... unless it learns K keys of its own
+
+
+VARIANTS = {
+    "main": Variant(data.fixed_keys, learn_keys=False),
+    "learned_keys": Variant(data.fixed_keys, learn_keys=True),
+    "three_keys": Variant(data.fixed_keys[:3], learn_keys=False),
+}
+
+
+def student_for(variant: Variant, config: Config, rngs: list[np.random.Generator]) -> Student:
+    """The untrained student of every seed of config; `rngs` are their training streams."""
+    keys = variant.keys
+    if variant.learn_keys:  # random keys of the fixed keys' shape, from each seed's own stream
+        keys = torch.stack([
+            torch.from_numpy(data.generator(seed, "keys").standard_normal(variant.keys.shape))
+            for seed in config.seeds
+        ]) * config.key_init_scale  # (S, K, 3)
+    return initial_student(rngs, config.init_scale, keys, variant.learn_keys)
+
+
+def particulars(variant: Variant, student: Student, R: torch.Tensor) -> list[dict]:
+    """What only this variant measures, one dict per seed (empty for the main one)."""
+    query_response, _ = measure.responses(student, R)
+    if variant.learn_keys:
+        learned_keys = student.keys.detach()  # (S, K, 3)
+        # Non-zero: the student's query coordinates are an invertible mix of the intended ones.
+        determinants = torch.linalg.det(query_response[:, data.QUERY])  # (S,)
+        return [{"keys": keys.tolist(), "query_block_determinant": float(determinant)}
+                for keys, determinant in zip(learned_keys, determinants, strict=True)]
+    directions = measure.invisible_directions(variant.keys)  # (d, 3)
+    if len(directions) == 0:
+        return [{} for _ in query_response]
+    along, elsewhere = measure.departure(query_response, directions)
+    return [{"invisible_departure": a.flatten().tolist(), "visible_departure": e}
+            for a, e in zip(along, elsewhere, strict=True)]

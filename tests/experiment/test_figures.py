@@ -1,0 +1,52 @@
+"""Figures hold symbols and numbers only, so one file per scheme serves every language."""
+
+import re
+
+import pytest
+from matplotlib import rc_context
+from matplotlib.text import Text
+
+from experiment.figures import FIGURES, SCHEMES, SYMBOLS, style
+
+# A number as the figures print it: a minus (hyphen or U+2212), digits, a point, perhaps
+# a superscript exponent (10⁻³⁰), or a vulgar fraction.
+NUMBER = re.compile(r"^[-\u2212]?(\d+(\.\d+)?[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*|¼)$")
+# A one-letter symbol, perhaps with a subscript: s, t, q₁, aⱼ.
+LETTER = re.compile(r"^[a-zA-Z][₀₁₂₃₄₅₆₇₈₉ⱼ]*$")
+# Math text: $...$ with TeX commands, sub- and superscripts, digits and single letters;
+# any run of two or more plain letters outside a command would be a word.
+MATH = re.compile(r"^\$(?:\\[a-zA-Z]+|[^a-zA-Z$]|(?<![a-zA-Z\\])[a-zA-Z](?![a-zA-Z]))*\$$")
+OPERATORS = {"=", "+", "·"}
+
+
+def is_symbol_or_number(text: str) -> bool:
+    """Whether TEXT holds nothing a reader would have to translate."""
+    if text in SYMBOLS or MATH.match(text):
+        return True
+    return all(token in SYMBOLS or token in OPERATORS or NUMBER.match(token)
+               or LETTER.match(token) for token in text.split())
+
+
+@pytest.mark.parametrize("text", ["", "0.50", "-0.23", "\u22120.5", "1200", "10⁻³⁰", "10⁰",
+                                  "q1", "n3", "MSE", "q₁", "s = 0", "t", "aⱼ = ¼",
+                                  r"$R\,W_Q$", r"$\mathdefault{10^{-30}}$"])
+def test_symbols_and_numbers_pass(text):
+    assert is_symbol_or_number(text)
+
+
+@pytest.mark.parametrize("text", ["step", "seed 0", "MSE (log)", "$step$", "loss", "Q1",
+                                  "t steps", "q1–q3", "at t = 5"])
+def test_words_fail(text):
+    assert not is_symbol_or_number(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", SCHEMES, ids=lambda scheme: scheme.suffix or "light")
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_figures_hold_no_words(default_run, name, scheme):
+    with rc_context(style(scheme)):  # built and laid out as write() saves it
+        fig = FIGURES[name].build(default_run, scheme)
+        fig.draw_without_rendering()
+    shown = [t.get_text() for t in fig.findobj(Text) if t.get_visible()]
+    assert any(shown), "the figure shows no text at all: the check would be empty"
+    assert [text for text in shown if not is_symbol_or_number(text)] == []
