@@ -154,7 +154,8 @@ def _find(data, key: str):
 OVERLAP = {
     "held-out MSE": "heldout_mse",
     "uniform attention": "uniform_attention_mse",
-    "smallest R²": "min_r2",
+    "1 − R², largest of six": "max_unexplained",
+    "largest |response − intended|": "max_response_error",
     "erase a query feature": "erase_query",
     "erase a payload feature": "erase_payload",
 }
