@@ -1,8 +1,9 @@
 """Claims of the feature-recovery article, checked against results.json.
 
-The main student's claims come first, then the interventions, the uniform-attention
-reference, and the two variants (learned keys, three keys). Each check reads
-only recorded values; its refutation edits one of them so that the sentence
+The main student's claims come first (its fit, its maps, the loss against the
+uniform-attention level), then the maps forming during training (the snapshots),
+the interventions, and the two variants (learned keys, three keys). Each check
+reads only recorded values; its refutation edits one of them so that the sentence
 would be false.
 """
 
