@@ -15,7 +15,7 @@ ALL_EXTRAS = $(shell $(BIN)/python -c "import tomllib; \
 	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']))")
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup site serve test test-fast lint bench bench-experiment bench-site lock clean
+.PHONY: setup site serve notebook test test-fast lint bench bench-experiment bench-site lock clean
 
 setup: $(STAMP)
 
@@ -44,6 +44,17 @@ site: setup
 ## Preview on http://127.0.0.1:8000 ; re-runs the experiment when its code changes.
 serve: setup
 	$(BIN)/mkdocs serve --livereload
+
+## Open the companion notebook (every language, in notebooks/) in JupyterLab, with
+## the project's environment. JupyterLab is an extra of its own: the site does not need it.
+NOTEBOOK_STAMP := $(VENV)/.notebook-installed
+notebook: $(NOTEBOOK_STAMP)
+	$(BIN)/python -m sitebuild.notebook_download notebooks
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/notebook.ipynb
+
+$(NOTEBOOK_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test,notebook]"
+	touch $@
 
 ## Every test: lint, experiment, site build, browser.
 test: setup $(CHROMIUM)
@@ -81,4 +92,4 @@ lock: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_packaging.py
 
 clean:
-	rm -rf site .cache .pytest_cache
+	rm -rf site notebooks .cache .pytest_cache

@@ -7,11 +7,13 @@
    run. The two copies build in turn, baseline then current, PAIRS times, so that
    the machine's load falls on both alike; printed: every time, both medians and
    their ratio (issue 10's target: <= 0.7). For the current project also: how its
-   last build splits between the computations, the notebooks and the rest of
-   MkDocs, and the peak memory of the build's process tree (sampled every 20 ms).
+   last build splits between the computations, the notebook's one execution
+   (alongside them), mkdocs-jupyter's rendering of its three pages and the rest
+   of MkDocs, and the peak memory of the build's process tree (sampled every
+   20 ms).
 2. `mkdocs serve` on the copy: the rebuild of every language after a prose edit
    (no computation and no notebook runs again), and after a code edit of the
-   experiment (the experiment and the notebooks run again).
+   experiment (the experiment and the notebook run again).
 
 Both builds run with this .venv's packages, each from its own copy of the project,
 so that each imports its own experiment/ and sitebuild/.
@@ -23,6 +25,7 @@ import argparse
 import contextlib
 import io
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -132,9 +135,9 @@ def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int
     else:
         print(f"  no baseline: {commit} is not in this checkout's git history")
     computations = _span(last, "Running computations", "Computations done")
-    notebooks = _notebook_time(last)
-    print(f"  last current build: computations {computations:.1f} s, notebooks (3 languages) "
-          f"{notebooks:.1f} s, wall {last.seconds:.1f} s (the two may overlap)")
+    print(f"  last current build: computations {computations:.1f} s, the notebook's "
+          f"execution {_execution_time(last):.1f} s (alongside them), its 3 pages rendered "
+          f"{_conversion_time(last):.1f} s, wall {last.seconds:.1f} s")
     print(f"  peak memory of its process tree: {last.peak_memory / 2**30:.2f} GB "
           "(target <= 1.5 GB)")
 
@@ -145,8 +148,15 @@ def _span(build: Build, begin: str, end: str) -> float:
     return 0.0 if first is None or last is None else build.stamps[last] - build.stamps[first]
 
 
-def _notebook_time(build: Build) -> float:
-    """From each 'Converting notebook' line to the next line MkDocs prints after it."""
+def _execution_time(build: Build) -> float:
+    """The notebook's execution, as sitebuild.notebooks logs it (once per build)."""
+    return sum(float(m[1]) for line in build.lines
+               if (m := re.search(r"Notebook executed in ([0-9.]+) s", line)))
+
+
+def _conversion_time(build: Build) -> float:
+    """mkdocs-jupyter rendering the notebook pages, once per language: from each
+    'Converting notebook' line to the next line MkDocs prints after it."""
     lines, stamps = build.lines, build.stamps
     total = 0.0
     for i, line in enumerate(lines):
@@ -178,7 +188,9 @@ def serve_rebuilds(project: Path) -> None:
         print(f"serve, code edit of the experiment rebuilt in all languages: "
               f"{min(code):.1f} s best, {max(code):.1f} s worst of {len(code)}")
         print(f"  computations run: {runs} before the code edits (1 expected, at start), "
-              f"{preview.count('Running computations') - runs} for {len(code)} code edits")
+              f"{preview.count('Running computations') - runs} for {len(code)} code edits; "
+              f"notebook executions: {preview.count('Executing the notebook')} "
+              "(1 at start, 1 per code edit)")
     finally:
         preview.stop()
 

@@ -14,15 +14,19 @@ because the experiment's folder is watched and its new hash forces a new run.
 from __future__ import annotations
 
 import logging
+import posixpath
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
 
+import nbformat
+from markdown import Markdown
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from sitebuild import mathml, notebooks
+from sitebuild import images, mathml, notebook_download, notebook_page, notebooks
 from sitebuild.runs import RunCache, RunFailed, computations
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
 
@@ -30,6 +34,17 @@ log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 GENERATED_DIR = "run"  # where results.json and the figures are published
 _caches: dict[Path, RunCache] = {}  # by project root: tests build copies of the project
+_notebooks: dict[Path, notebooks.NotebookCache] = {}  # likewise
+
+
+@dataclass
+class NotebookPage:
+    """A language's notebook page in this build: what mkdocs-jupyter renders, from what."""
+
+    page_path: str  # "uk/notebook/"
+    executed: nbformat.NotebookNode  # the language's notebook with the execution's outputs
+    rendered: Path  # its page form, the .ipynb mkdocs-jupyter converts
+    error: str | None  # a failed execution (preview only: a build stops)
 
 
 @dataclass
@@ -41,6 +56,10 @@ class _Build:
     error: str | None = None  # why the computations failed: the pages show it, and no number
     runs: dict = field(default_factory=dict)  # name -> runs.Run
     values: dict = field(default_factory=dict)  # name -> its JSON, as the pages look values up
+    notebooks: notebooks.NotebookCache | None = None  # this project's executions
+    notebook_pages: dict[str, NotebookPage] = field(default_factory=dict)  # by abs_src_path
+    rendered_from: dict[str, str] = field(default_factory=dict)  # src_uri -> abs_src_path,
+    # while mkdocs-jupyter renders the page from its executed notebook
 
     @property
     def serving(self) -> bool:
@@ -57,6 +76,8 @@ def on_startup(command: str, dirty: bool) -> None:
 def on_shutdown() -> None:
     for cache in _caches.values():
         cache.clear()
+    for notebook_cache in _notebooks.values():
+        notebook_cache.close()
 
 
 def _fail(message: str) -> None:
@@ -67,9 +88,13 @@ def _fail(message: str) -> None:
 
 
 def on_config(config):
+    _configure_mkdocs_jupyter(config)
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
     _build.site_dir = config.site_dir
+    # Before the runs: the kernel executes the notebook while they compute.
+    _build.notebooks = _notebooks.setdefault(root, notebooks.NotebookCache(root))
+    _build.notebooks.start(notebooks.find(Path(config.docs_dir)))
     try:
         runs = cache.refresh()
         _build.error = None
@@ -79,8 +104,31 @@ def on_config(config):
         _fail(str(error))
     _build.values = {name: run.data for name, run in runs.items()}
     _build.runs = runs
-    notebooks.configure(config, runs, serving=_build.serving)
     return config
+
+
+def _configure_mkdocs_jupyter(config) -> None:
+    """mkdocs-jupyter renders what sitebuild.notebooks executed once: it must not
+    execute again (once per language) nor load scripts from a CDN.
+
+    Its cache (keyed on the bytes of the executed notebook it renders) is off for
+    `mkdocs build`, so no page comes from an earlier build. `mkdocs serve` turns it
+    on in a folder of this process, one per language (mkdocs-jupyter evicts, after
+    each language's build, every entry that build did not use): a prose edit
+    elsewhere then does not convert the notebook pages again.
+    """
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None:
+        raise PluginError("mkdocs.yml must enable mkdocs-jupyter: it renders the notebook pages")
+    wrong = [name for name in ("execute", "include_requirejs") if plugin.config[name]]
+    if wrong:
+        raise PluginError(f"mkdocs.yml: mkdocs-jupyter must not {', '.join(wrong)} (the build "
+                          "executes each notebook once, sitebuild/notebooks.py, and the site "
+                          "loads nothing from another host)")
+    plugin.config["cache"] = _build.serving
+    i18n = config.plugins["i18n"]  # its on_config, which sets the language, runs after this
+    language = i18n.current_language or i18n.default_language
+    plugin.config["cache_dir"] = str(notebooks.output_dir() / "mkdocs-jupyter" / language)
 
 
 def on_files(files: Files, config) -> Files:
@@ -89,10 +137,50 @@ def on_files(files: Files, config) -> Files:
             files.append(File.generated(config, f"{GENERATED_DIR}/{path.name}",
                                         abs_src_path=str(path)))
     i18n = config.plugins["i18n"]
-    download = notebooks.download(config, i18n.current_language, i18n.default_language)
-    if download is not None:
-        files.append(download)
+    for path in _build.notebooks.paths():
+        page_path = _page_path(path.relative_to(config.docs_dir).as_posix(), i18n)
+        if page_path is not None:
+            _publish_notebook(path, page_path, files, config)
     return files
+
+
+def _page_path(src_uri: str, i18n) -> str | None:
+    """"uk/notebook/" for "notebook.uk.md" in the Ukrainian build; None in another's."""
+    stem, _, language = src_uri.removesuffix(".md").partition(".")
+    if (language or i18n.default_language) != i18n.current_language:
+        return None
+    return f"{language}/{stem}/" if language else f"{stem}/"
+
+
+def _publish_notebook(path: Path, page_path: str, files: Files, config) -> None:
+    """The notebook mkdocs-jupyter renders as the page, the images it shows, and the
+    .ipynb download next to the page, all from the one execution.
+
+    In a preview, a failed execution leaves the page its code without outputs,
+    under the error.
+    """
+    # Files on disk, not File.generated(content=...): mkdocs-static-i18n sorts
+    # files by their source path and fails on a file that has none.
+    folder = notebooks.output_dir()
+    stem = path.name.partition(".")[0]
+    to_render = folder / "to-render" / page_path / f"{stem}.ipynb"  # unpublished
+    error = None
+    try:
+        executed = _build.notebooks.result(path)
+        page_url = notebook_download.page_url(config.site_url, page_path)
+        published = [*notebook_page.write_images(executed, folder / notebook_page.IMAGE_DIR),
+                     notebook_download.write(executed, page_url,
+                                             folder / page_path / f"{stem}.ipynb")]
+        notebook_page.write(executed, page_path, to_render)
+    except (notebooks.NotebookFailed, ValueError) as failure:
+        error = f"{path.name}: {failure}"
+        _fail(error)
+        executed, published = _build.notebooks.source(path).notebook, []
+        notebook_page.write(executed, page_path, to_render)
+    _build.notebook_pages[str(path)] = NotebookPage(page_path, executed, to_render, error)
+    for file in published:
+        files.append(File.generated(config, file.relative_to(folder).as_posix(),
+                                    abs_src_path=str(file)))
 
 
 def _language(page, config) -> str:
@@ -101,6 +189,9 @@ def _language(page, config) -> str:
 
 @event_priority(100)  # before other plugins read the Markdown
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    if _build.notebooks.has(page.file.abs_src_path):
+        _render_executed_notebook(page)
+        return markdown
     if _build.error:
         # No numbers at all rather than stale ones: every value shows as "?".
         return _error_banner(_build.error) + SHORTCODE.sub("?", markdown)
@@ -115,14 +206,62 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return expanded
 
 
+def _render_executed_notebook(page) -> None:
+    """Point mkdocs-jupyter at this language's executed notebook.
+
+    mkdocs-jupyter's on_pre_page replaced the page's render with one that converts
+    the file at page.file.abs_src_path when it runs, which is right after this
+    event. Until then the page is its Jupytext source: MkDocs has read its front
+    matter (the description) from there. on_page_content points it back.
+    """
+    if not hasattr(page, "nb_url"):  # what mkdocs-jupyter's on_pre_page sets
+        raise PluginError(f"{page.file.src_uri}: mkdocs-jupyter does not render this "
+                          "notebook; its `include` in mkdocs.yml must match the file")
+    source = page.file.abs_src_path
+    if SHORTCODE.search(page.markdown or ""):
+        _fail(f"{page.file.src_uri}: a notebook cannot use shortcodes: its Markdown is "
+              "shown as written, on the page and in Jupyter")
+    page.file.abs_src_path = str(_build.notebook_pages[source].rendered)
+    _build.rendered_from[page.file.src_uri] = source
+
+
 def on_page_content(html: str, page, config, files) -> str:
-    if hasattr(page, "nb_url"):  # rendered by mkdocs-jupyter
-        html = notebooks.heading_ids(html, page.toc)
+    if page.file.src_uri in _build.rendered_from:
+        html = _finish_notebook_page(html, page, config)
     try:
-        return mathml.render(html)
+        html = mathml.render(html)
     except mathml.MathError as error:
         _fail(f"{page.file.src_uri}: {error}")
+    try:
+        return images.sized_and_lazy(html, lambda src: _published_file(src, page, files))
+    except images.ImageSizeError as error:
+        _fail(f"{page.file.src_uri}: {error}")
         return html
+
+
+def _finish_notebook_page(html: str, page, config) -> str:
+    """mkdocs-jupyter's HTML with the site's heading ids, alt texts and no other host;
+    in a preview, under the error of a failed execution."""
+    page.file.abs_src_path = _build.rendered_from.pop(page.file.src_uri)
+    notebook = _build.notebook_pages[page.file.abs_src_path]
+    try:
+        html = notebook_page.finish(html, page.toc, notebook.executed, notebook.page_path)
+    except notebook_page.PageError as error:
+        _fail(f"{page.file.src_uri}: {error}")
+        return _error_html(str(error), config) + html
+    if notebook.error or _build.error:
+        return _error_html(notebook.error or _build.error, config) + html
+    return html
+
+
+def _published_file(src: str, page, files: Files) -> Path | None:
+    """The file behind an image's src on PAGE, or None if it is not one of this build's."""
+    parts = urlsplit(src)
+    if parts.scheme or parts.netloc:
+        return None
+    url = posixpath.normpath(urljoin("/" + page.url, unquote(parts.path))).lstrip("/")
+    found = files.get_file_from_path(url) or next((f for f in files if f.url == url), None)
+    return Path(found.abs_src_path) if found and found.abs_src_path else None
 
 
 @event_priority(-100)  # after mkdocs-static-i18n has set the language links
@@ -149,13 +288,14 @@ def on_build_error(error) -> None:
                   _build.site_dir)
 
 
-@event_priority(10)  # before mkdocs-jupyter evicts what the other languages still need
-def on_post_build(config) -> None:
-    notebooks.keep_cache_across_languages(config)
-
-
 def _error_banner(message: str) -> str:
     body = "\n".join("    " + line for line in message.splitlines())
     title = "The build could not compute this page"
     return f'!!! failure "{title}"\n\n    ```text\n{body}\n    ```\n\n'
+
+
+def _error_html(message: str, config) -> str:
+    """The error banner for a page that MkDocs does not render from Markdown."""
+    return Markdown(extensions=config.markdown_extensions,
+                    extension_configs=config.mdx_configs).convert(_error_banner(message))
 

@@ -1,133 +1,197 @@
-"""mkdocs-jupyter settings that depend on the run and on build or serve.
+"""The companion notebook: one execution per distinct code, shared by every language.
 
-The companion notebook imports the experiment, so its executed output depends on
-the experiment's code as well as on the notebook's text. mkdocs-jupyter's cache
-key covers only the text; we give each experiment source hash its own cache
-folder, so a code change can never bring back an old output.
+A notebook page is a Jupytext Markdown file (``notebook.md``, ``notebook.uk.md``,
+``notebook.sv.md``): its prose differs by language, its code cells do not. An
+execution is keyed on what can change its outputs: the code cells, the kernel,
+and the source hash of the experiment it imports (provenance.source, the same
+rule as the build's RunCache). Markdown is left out of the key, as jupyter-cache
+does, so one execution fills all three pages; a language whose code differs
+gets an execution of its own.
 
-``mkdocs build`` executes every notebook afresh (no cache). ``mkdocs serve``
-uses the cache so that a prose edit does not re-execute anything.
+Executions start in the background (``NotebookCache.start``) as soon as the
+build knows its sources, so that the kernel runs while the experiment and the
+examples run in their own processes; a page waits for its result only when it
+is built. The cache lives as long as the process: ``mkdocs build`` executes
+afresh, ``mkdocs serve`` re-executes only when the key changes.
 
-mkdocs-jupyter evicts, after each build, the cache entries that build did not
-use; under mkdocs-static-i18n each language is a build of its own, so it would
-evict the other languages' notebooks every time. keep_cache_across_languages
-marks the entries of the current cache folder as used before that happens.
+A failing cell fails the execution (nbclient with allow_errors=False): nothing
+half-executed is ever shown or published.
 """
 
 from __future__ import annotations
 
 import atexit
+import copy
 import functools
 import hashlib
-import html
+import logging
 import re
 import shutil
 import tempfile
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import jupytext
-from mkdocs.structure.files import File
-from pymdownx.slugs import slugify
+import nbclient
+import nbformat
 
-# The site's slugs (mkdocs.yml, toc): readable for Cyrillic headings too.
-_slug = slugify(case="lower")
-HEADING = re.compile(
-    r'<h(?P<level>[1-6]) id="[^"]*">(?P<title>.*?)<a class="anchor-link" href="#[^"]*">¶</a>'
-    r"</h(?P=level)>",
-    re.DOTALL,
-)
-TAG = re.compile(r"<[^>]+>")
+from provenance.source import source_hash
 
-PLUGIN = "mkdocs-jupyter"
+IMPORTED_PACKAGE = "experiment"  # what the notebook imports; part of its key
+TIMEOUT = 600  # seconds per cell: one seed trains in seconds, so this means hung
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+log = logging.getLogger("mkdocs.hooks.sitebuild")
 
 
-def _plugin(config):
-    plugin = config.plugins.get(PLUGIN)
-    if plugin is None:
-        raise RuntimeError(f"mkdocs.yml must enable the {PLUGIN} plugin")
-    return plugin
+class NotebookFailed(RuntimeError):
+    """A cell raised, or the kernel could not start; the message names the cell."""
 
 
-def configure(config, runs: dict, serving: bool) -> None:
-    """Always execute, never publish errors; cache only in a preview."""
-    plugin = _plugin(config)
-    if plugin.config["allow_errors"] or not plugin.config["execute"]:
-        raise RuntimeError(f"{PLUGIN} must execute notebooks with allow_errors: false")
-    plugin.config["cache"] = serving
-    if not serving:
-        return
-    key = hashlib.sha256("".join(sorted(r.source_hash for r in runs.values())).encode())
-    cache_root = Path(config.config_file_path).resolve().parent / ".cache" / "notebooks"
-    cache_dir = cache_root / key.hexdigest()[:16]
-    for old in cache_root.glob("*"):
-        if old != cache_dir:
-            shutil.rmtree(old, ignore_errors=True)
-    plugin.config["cache_dir"] = str(cache_dir)
+def is_notebook(text: str) -> bool:
+    """A page whose front matter has a Jupytext kernelspec (cheap: no parsing)."""
+    header = text.split("\n---", 1)[0] if text.startswith("---") else ""
+    return "\njupyter:" in header and "kernelspec:" in header
 
 
-def keep_cache_across_languages(config) -> None:
-    plugin = _plugin(config)
-    if plugin.config["cache"] and hasattr(plugin, "_used_cache_paths"):
-        plugin._used_cache_paths.update(Path(plugin.config["cache_dir"]).glob("*.json"))
+def find(docs_dir: Path) -> list[Path]:
+    """Every notebook page below DOCS_DIR, in every language."""
+    return [path for path in sorted(Path(docs_dir).rglob("*.md"))
+            if is_notebook(path.read_text(encoding="utf-8"))]
 
 
-def download(config, language: str, default_language: str) -> File | None:
-    """The current language's notebook as an unexecuted .ipynb, next to its page.
+def read(path: Path) -> nbformat.NotebookNode:
+    return jupytext.read(path, fmt="md")
 
-    The page source is a Jupytext Markdown notebook (under mkdocs-static-i18n,
-    mkdocs-jupyter renders only those); readers get the common .ipynb format.
+
+def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def kernel_name(notebook: nbformat.NotebookNode) -> str:
+    return notebook.metadata.get("kernelspec", {}).get("name", "python3")
+
+
+def execution_key(notebook: nbformat.NotebookNode, root: Path,
+                  package_hash: str | None = None) -> str:
+    """sha256 over the kernel, every code cell and the imported package's source hash
+    (PACKAGE_HASH, if the caller has it already)."""
+    digest = hashlib.sha256()
+    digest.update(kernel_name(notebook).encode() + b"\0")
+    digest.update((package_hash or source_hash(root, IMPORTED_PACKAGE)).encode() + b"\0")
+    for cell in code_cells(notebook):
+        digest.update(cell.source.encode() + b"\0")
+    return digest.hexdigest()
+
+
+def execute(notebook: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
+    """An executed copy of NOTEBOOK, run in CWD (the project root, so that it imports
+    the project's own packages); raise NotebookFailed at the first failing cell."""
+    started = time.perf_counter()
+    executed = copy.deepcopy(notebook)
+    client = nbclient.NotebookClient(
+        executed, kernel_name=kernel_name(notebook), timeout=TIMEOUT, allow_errors=False,
+        resources={"metadata": {"path": str(cwd)}})
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as error:
+        raise NotebookFailed(f"a notebook cell failed:\n{_tail(str(error))}") from None
+    except Exception as error:  # the kernel died or never started, a cell timed out
+        raise NotebookFailed(f"the notebook could not be executed: "
+                             f"{type(error).__name__}: {_tail(str(error))}") from None
+    log.info("Notebook executed in %.1f s", time.perf_counter() - started)
+    return executed
+
+
+def _tail(text: str, lines: int = 30) -> str:
+    return "\n".join(ANSI.sub("", text).strip().splitlines()[-lines:])
+
+
+def with_outputs(source: nbformat.NotebookNode,
+                 executed: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """SOURCE (a language's notebook) with the outputs of EXECUTED, cell by cell.
+
+    Both have the same code cells (they share the execution key); Markdown,
+    cell metadata (such as an image's alt text) and raw cells stay SOURCE's.
     """
-    suffix = "" if language == default_language else f".{language}"
-    source = Path(config.docs_dir) / f"notebook{suffix}.md"
-    if not source.exists():
-        return None
-    prefix = "" if language == default_language else f"{language}/"
-    # A file on disk, not File.generated(content=...): mkdocs-static-i18n sorts
-    # files by their source path and fails on a file that has none.
-    target = Path(_download_dir()) / f"notebook{suffix}.ipynb"
-    target.write_text(jupytext.writes(jupytext.read(source), fmt="ipynb"), encoding="utf-8")
-    return File.generated(config, f"{prefix}notebook/notebook.ipynb", abs_src_path=str(target))
+    result = copy.deepcopy(source)
+    mine, theirs = code_cells(result), code_cells(executed)
+    if [c.source for c in mine] != [c.source for c in theirs]:
+        raise ValueError("the executed notebook has other code cells than this language's")
+    for cell, done in zip(mine, theirs, strict=True):
+        cell.outputs = copy.deepcopy(done.outputs)
+        cell.execution_count = done.execution_count
+    result.metadata["language_info"] = copy.deepcopy(executed.metadata.get("language_info", {}))
+    return result
+
+
+@dataclass
+class Source:
+    """One language's notebook as read for this build, and the key of its execution."""
+
+    path: Path
+    notebook: nbformat.NotebookNode
+    key: str
+
+
+class NotebookCache:
+    """The executions of this process, by key; each runs once, in the background.
+
+    Only the keys of the current sources are kept: under ``mkdocs serve`` a
+    code edit replaces the execution, a prose edit keeps it.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notebook")
+        self._executions: dict[str, Future] = {}
+        self._sources: dict[Path, Source] = {}
+        self.executions = 0  # how many executions this cache started: a figure for tests
+
+    def start(self, paths: list[Path]) -> None:
+        """Read PATHS, and start executing every key not yet executed or running."""
+        package_hash = source_hash(self.root, IMPORTED_PACKAGE)
+        self._sources = {}
+        for path in paths:
+            notebook = read(path)
+            self._sources[Path(path)] = Source(Path(path), notebook,
+                                               execution_key(notebook, self.root, package_hash))
+        current = {source.key for source in self._sources.values()}
+        for key in set(self._executions) - current:
+            self._executions.pop(key).cancel()
+        for source in self._sources.values():
+            if source.key not in self._executions:
+                self.executions += 1
+                names = [p.name for p, s in self._sources.items() if s.key == source.key]
+                log.info("Executing the notebook for %s (code %s)", ", ".join(names),
+                         source.key[:12])
+                self._executions[source.key] = self._pool.submit(
+                    execute, source.notebook, self.root)
+
+    def paths(self) -> list[Path]:
+        return list(self._sources)
+
+    def has(self, path) -> bool:
+        return path is not None and Path(path) in self._sources
+
+    def source(self, path: Path) -> Source:
+        return self._sources[Path(path)]
+
+    def result(self, path: Path) -> nbformat.NotebookNode:
+        """PATH's notebook with the outputs of its execution (waits for it);
+        raise NotebookFailed if the execution failed."""
+        source = self.source(path)
+        return with_outputs(source.notebook, self._executions[source.key].result())
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 @functools.cache
-def _download_dir() -> str:
-    folder = tempfile.mkdtemp(prefix="attention-site-notebooks-")
+def output_dir() -> Path:
+    """Where this process writes the notebook's published files: outside docs/ (a
+    write there makes `mkdocs serve` rebuild forever), removed when it exits."""
+    folder = tempfile.mkdtemp(prefix="attention-site-notebook-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    return folder
-
-
-def heading_ids(page_html: str, toc) -> str:
-    """Give the notebook's headings the site's slugs, in the page and in its TOC.
-
-    mkdocs-jupyter writes ASCII-only ids ("" for a Cyrillic heading) while its
-    table of contents links to Markdown's default slugs ("#_1"), so every TOC
-    link of the Ukrainian notebook led nowhere.
-    """
-    ids: list[str] = []
-
-    def replace(match: re.Match) -> str:
-        text = html.unescape(TAG.sub("", match["title"])).strip()
-        base = _slug(text, "-") or "section"
-        new_id, n = base, 1
-        while new_id in ids:
-            n += 1
-            new_id = f"{base}_{n}"
-        ids.append(new_id)
-        level = match["level"]
-        return (f'<h{level} id="{new_id}">{match["title"]}'
-                f'<a class="anchor-link" href="#{new_id}">¶</a></h{level}>')
-
-    page_html = HEADING.sub(replace, page_html)
-    links = list(_flatten(toc))
-    if len(links) != len(ids):
-        raise RuntimeError(f"notebook headings ({len(ids)}) and TOC entries ({len(links)}) "
-                           "differ; cannot give them matching ids")
-    for link, new_id in zip(links, ids, strict=True):
-        link.id = new_id
-    return page_html
-
-
-def _flatten(toc):
-    for link in toc:
-        yield link
-        yield from _flatten(link.children)
+    return Path(folder)

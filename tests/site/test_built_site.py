@@ -170,15 +170,18 @@ def test_no_page_loads_or_links_anything_from_another_host(site):
     assert not offending, "\n".join(offending[:20])
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_notebook_page_shows_executed_output(site, language):
-    html = soup(page_file(site, language, "notebook/"))
-    outputs = [node for node in html.select(".jp-OutputArea-output") if node.get_text().strip()
-               or node.find("img")]
-    images = html.select(".jp-OutputArea-output img")
-    assert len(outputs) >= 3 and images, "the notebook was not executed"
-    errors = html.select(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']")
-    assert not [e for e in errors if "Traceback" in e.get_text()]
+XML_NAMESPACE = "http://www.w3.org/"  # names a vocabulary in SVG; nothing fetches it
+
+
+def test_no_page_names_another_host_even_in_an_inline_script(site):
+    """Stricter than attributes and CSS: nbconvert's markup, which mkdocs-jupyter puts
+    into the notebook page, carries scripts that import from a CDN (MathJax, Mermaid)."""
+    offending = []
+    for path in site.rglob("*.html"):
+        for url in re.findall(r"""https?://[^\s"'`<>)\\]+""", path.read_text(encoding="utf-8")):
+            if not url.startswith(XML_NAMESPACE):
+                offending.append(f"{path.relative_to(site)}: {url}")
+    assert not offending, "\n".join(offending[:20])
 
 
 def test_results_and_figures_are_published_for_download(site):

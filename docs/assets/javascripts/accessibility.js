@@ -1,8 +1,11 @@
-/* Two fixes to what Material for MkDocs and the page layout leave for axe-core.
+/* Three fixes to what Material for MkDocs and the page layout leave for axe-core.
 
    - Material wraps each code block's copy button in <nav class="md-code__nav">,
      a navigation landmark per listing, all with the same (empty) name. A copy
      button is not navigation: the wrapper becomes a plain container.
+   - Material's search dialog (role="dialog") has no name; it takes the one of
+     its search field, in the page's language. Set here rather than in a copy of
+     Material's partials/search.html, which would stay behind on an upgrade.
    - A formula or a notebook listing wider than the column scrolls sideways; a
      reader on a keyboard can scroll it only if it can take focus. */
 (function () {
@@ -13,6 +16,12 @@
     for (const nav of root.querySelectorAll("nav.md-code__nav:not([role])")) {
       nav.setAttribute("role", "none");
     }
+  }
+
+  function namedSearchDialog() {
+    const dialog = document.querySelector('.md-search[role="dialog"]:not([aria-label])');
+    const field = dialog && dialog.querySelector(".md-search__input[aria-label]");
+    if (field) dialog.setAttribute("aria-label", field.getAttribute("aria-label"));
   }
 
   // A code block Material has not mounted yet: mounting puts the nav before the <code>.
@@ -33,6 +42,7 @@
   const SIDEWAYS = ".md-typeset .math-display, .md-typeset .highlight-ipynb";
 
   ready(() => {
+    namedSearchDialog();
     const content = document.querySelector(".md-content");
     if (content) plainCodeNavsOnceMounted(content);
     document.querySelectorAll(SIDEWAYS).forEach(keyboardScrollable);

@@ -1,0 +1,205 @@
+"""The companion notebook as the built site publishes it: a page showing this build's
+execution, and an .ipynb download that carries the same outputs, stands on its own
+outside the site, and runs from a fresh copy of the project with the numbers of this
+build's results.json."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import nbclient
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+
+from sitebuild.notebook_download import site_url
+from tests.project import LANGUAGES, ROOT, copy_project, page_file
+from tests.site.test_failures import build_with_change
+
+pytestmark = pytest.mark.slow
+
+
+def page(site: Path, language: str) -> BeautifulSoup:
+    return BeautifulSoup(page_file(site, language, "notebook/").read_text(encoding="utf-8"),
+                         "html.parser")
+
+
+def download(site: Path, language: str) -> nbformat.NotebookNode:
+    return nbformat.read(page_file(site, language, "notebook/").parent / "notebook.ipynb",
+                         as_version=4)
+
+
+# mkdocs-jupyter's (nbconvert's JupyterLab) markup of a cell's outputs.
+PRINTED = ".jp-OutputArea-output.jp-RenderedText pre"
+FIGURES = ".jp-OutputArea-output img"
+
+
+def shown_text(html: BeautifulSoup) -> list[str]:
+    return [pre.get_text().strip("\n") for pre in html.select(PRINTED)]
+
+
+def printed(notebook: nbformat.NotebookNode) -> list[str]:
+    """The text every code cell printed, in order."""
+    return [output.text for cell in notebook.cells if cell.cell_type == "code"
+            for output in cell.outputs if output.output_type == "stream"]
+
+
+def image_hashes(notebook: nbformat.NotebookNode) -> list[str]:
+    return [hashlib.sha256(base64.b64decode(output.data["image/png"])).hexdigest()[:16]
+            for cell in notebook.cells if cell.cell_type == "code"
+            for output in cell.outputs if "image/png" in output.get("data", {})]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_page_shows_printed_output_and_figures_after_the_code(site, language):
+    html = page(site, language)
+    assert len(html.select(PRINTED)) >= 2, "the notebook was not executed"
+    cells = html.select(".jp-CodeCell")
+    figures = html.select(FIGURES)
+    assert len(figures) >= 3
+    for figure in figures:
+        assert figure.get("width") and figure.get("height")
+        target = page_file(site, language, "notebook/").parent / figure["src"]
+        assert target.resolve().is_file(), figure["src"]
+        cell = figure.find_parent(class_="jp-CodeCell")
+        assert cell in cells and cell.select(".highlight-ipynb"), "an output shows under its code"
+    assert "Traceback" not in html.get_text()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_figure_has_the_alt_text_of_its_code_cell_in_the_pages_language(site, language):
+    suffix = "" if language == "en" else f".{language}"
+    source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
+    expected = re.findall(r'^```python alt="([^"]+)"', source, re.MULTILINE)
+    assert expected, "the notebook's figures have alt text in their code fences"
+    assert [img["alt"] for img in page(site, language).select(FIGURES)] == expected
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_headings_have_the_sources_ids_in_the_page_and_its_table_of_contents(site, language):
+    suffix = "" if language == "en" else f".{language}"
+    source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
+    ids = re.findall(r"^## .*\{#([\w-]+)\}\s*$", source, re.MULTILINE)
+    html = page(site, language)
+    article = html.select_one("article")
+    assert [h2["id"] for h2 in article.select("h2")] == ids
+    assert article.select_one("h1")["id"], "the title has a (Unicode) slug, not an empty id"
+    toc = [a["href"] for a in html.select("nav.md-nav--secondary a.md-nav__link")]
+    assert toc[:len(ids)] == [f"#{i}" for i in ids]
+
+
+def test_every_language_shows_the_same_outputs(site):
+    """One execution fills all three pages (its printed timing included)."""
+    outputs = {language: shown_text(page(site, language)) for language in LANGUAGES}
+    figures = {language: [Path(img["src"]).name for img in page(site, language).select(FIGURES)]
+               for language in LANGUAGES}
+    assert outputs["en"] == outputs["uk"] == outputs["sv"]
+    assert figures["en"] == figures["uk"] == figures["sv"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_download_carries_the_outputs_the_page_shows(site, language):
+    html, notebook = page(site, language), download(site, language)
+    assert shown_text(html) == [text.strip("\n") for text in printed(notebook)]
+    shown = [Path(img["src"]).stem for img in html.select(FIGURES)]
+    assert shown == image_hashes(notebook)
+    assert all(cell.execution_count for cell in notebook.cells if cell.cell_type == "code")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_download_links_to_the_published_pages_and_not_to_itself(site, language):
+    base = site_url(ROOT / "mkdocs.yml")
+    prefix = "" if language == "en" else f"{language}/"
+    text = "\n".join(cell.source for cell in download(site, language).cells
+                     if cell.cell_type == "markdown")
+    links = re.findall(r"\]\(([^)\s]+)\)|href=\"([^\"]+)\"", text)
+    targets = [markdown or html for markdown, html in links]
+    assert targets, "the notebook's prose links to the articles"
+    for target in targets:
+        assert urlsplit(target).scheme in ("http", "https"), target
+        if target.startswith(base):
+            assert target.startswith(f"{base}{prefix}"), f"{target}: another language"
+    assert "notebook.ipynb" not in text and not re.search(r"\{#[\w-]+\}", text)
+    assert "make notebook" in text, "the notebook says how to run it"
+
+
+def _numbers(text: str) -> list[Decimal]:
+    return [Decimal(n) for n in re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)]
+
+
+def _find(data, key: str):
+    """The value of KEY anywhere in DATA (depth first), so that a change of nesting
+    in results.json does not break the comparison."""
+    if isinstance(data, dict):
+        if key in data:
+            return data[key]
+        data = list(data.values())
+    if isinstance(data, list):
+        for item in data:
+            if isinstance(item, (dict, list)):
+                found = _find(item, key)
+                if found is not None:
+                    return found
+    return None
+
+
+# What the notebook prints that results.json also holds, for its first seed:
+# the start of a printed line -> the key of the same number(s) in results.json.
+OVERLAP = {
+    "held-out MSE": "heldout_mse",
+    "uniform attention": "uniform_attention_mse",
+    "1 − R², largest of six": "max_unexplained",
+    "largest |response − intended|": "max_response_error",
+    "erase a query feature": "erase_query",
+    "erase a payload feature": "erase_payload",
+}
+
+
+def agree(printed_number: Decimal, value: float) -> bool:
+    """VALUE rounds to PRINTED_NUMBER at the precision it was printed with."""
+    half_unit = Decimal(10) ** printed_number.as_tuple().exponent / 2
+    return abs(Decimal(value) - printed_number) <= half_unit * Decimal("1.000001")
+
+
+@pytest.fixture(scope="module")
+def fresh_copy(tmp_path_factory) -> Path:
+    """The project as a clone has it: sources only, no run, no site, no cache."""
+    return copy_project(tmp_path_factory.mktemp("clone"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(
+        site, fresh_copy, language):
+    notebook = download(site, language)
+    nbclient.NotebookClient(notebook, timeout=600, allow_errors=False,
+                            resources={"metadata": {"path": str(fresh_copy)}}).execute()
+    results = json.loads((site / "run" / "results.json").read_text(encoding="utf-8"))
+    first_seed = results["seeds"][0]
+    compared = []
+    for line in "".join(printed(notebook)).splitlines():
+        label = next((label for label in OVERLAP if line.startswith(label)), None)
+        if label is None:
+            continue
+        expected = _find(first_seed, OVERLAP[label])
+        assert expected is not None, f"results.json has no {OVERLAP[label]!r} any more"
+        expected = expected if isinstance(expected, list) else [expected]
+        numbers = _numbers(line[len(label):])
+        assert len(numbers) == len(expected), line
+        for number, value in zip(numbers, expected, strict=True):
+            assert agree(number, value), f"{line!r}: results.json has {value!r}"
+        compared.append(label)
+    assert len(compared) >= 3, (
+        "the notebook no longer prints what results.json holds under the labels of OVERLAP: "
+        f"{printed(notebook)}")
+
+
+def test_a_failing_cell_fails_the_build_and_publishes_nothing(tmp_path):
+    stderr = build_with_change(tmp_path, "docs/notebook.sv.md", r"```python[^\n]*\n",
+                               "```python\nraise RuntimeError('broken on purpose')\n")
+    assert "notebook.sv.md" in stderr and "broken on purpose" in stderr, stderr[-3000:]

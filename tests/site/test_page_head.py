@@ -1,0 +1,70 @@
+"""What a search engine and a phone's browser read first: a description of each page in
+its own language, scripts that do not hold up rendering, and images whose box is known
+before they load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from tests.project import LANGUAGES, PAGES, ROOT, page_file
+
+pytestmark = pytest.mark.slow
+
+SOURCE = {"": "index", "attention/": "attention", "feature-recovery/": "feature-recovery",
+          "notebook/": "notebook"}
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def front_matter(language: str, page: str) -> dict:
+    suffix = "" if language == "en" else f".{language}"
+    text = (ROOT / "docs" / f"{SOURCE[page]}{suffix}.md").read_text(encoding="utf-8")
+    return yaml.safe_load(text.split("\n---\n", 1)[0].removeprefix("---\n")) or {}
+
+
+def test_every_page_has_its_own_description_from_its_front_matter(site):
+    assert set(SOURCE) == set(PAGES)
+    seen: dict[str, str] = {}
+    for language in LANGUAGES:
+        for page in PAGES:
+            where = f"{language}:{page or 'home'}"
+            tags = soup(page_file(site, language, page)).select('meta[name="description"]')
+            assert len(tags) == 1, f"{where}: {len(tags)} descriptions"
+            description = tags[0]["content"]
+            assert description == front_matter(language, page).get("description"), (
+                f"{where}: the description is not the page's own (front matter)")
+            assert description not in seen, f"{where} has the description of {seen.get(description)}"
+            seen[description] = where
+
+
+def test_our_scripts_do_not_block_rendering(site):
+    ours = {path.name for path in (ROOT / "docs" / "assets" / "javascripts").glob("*.js")}
+    for language in LANGUAGES:
+        for page in PAGES:
+            scripts = [script for script in soup(page_file(site, language, page)).select(
+                "script[src]") if Path(script["src"]).name in ours]
+            assert len(scripts) == len(ours)
+            blocking = [s["src"] for s in scripts if not (s.has_attr("defer")
+                                                          or s.has_attr("async"))]
+            assert not blocking, f"{language}:{page}: {blocking}"
+
+
+def test_images_have_a_size_and_those_below_the_fold_load_lazily(site):
+    checked = 0
+    for language in LANGUAGES:
+        for page in PAGES:
+            html = page_file(site, language, page).read_text(encoding="utf-8")
+            article = BeautifulSoup(html[html.index("<article"):], "html.parser")
+            first_section = article.find("h2")
+            for image in article.select("img"):
+                assert image.get("width") and image.get("height"), image
+                below = first_section is not None and first_section in image.find_all_previous()
+                assert (image.get("loading") == "lazy") == below, image
+                checked += 1
+    assert checked, "no image to check"

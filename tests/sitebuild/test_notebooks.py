@@ -1,0 +1,281 @@
+"""The companion notebook is executed once per distinct code, whatever the number of
+languages; a failing cell fails the execution; the page and the download show the
+outputs of that one execution."""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+import textwrap
+import zlib
+
+import nbformat
+import pytest
+
+from sitebuild import images, notebook_download, notebook_page
+from sitebuild.notebooks import NotebookCache, NotebookFailed, execution_key, find, read
+
+HEADER = textwrap.dedent("""\
+    ---
+    description: "{description}"
+    jupyter:
+      kernelspec:
+        display_name: Python 3
+        language: python
+        name: python3
+    ---
+    """)
+
+
+def notebook_text(title: str, code: str = "print(6 * 7)") -> str:
+    return HEADER.format(description=f"About {title}") + textwrap.dedent(f"""
+        # {title}
+
+        See [the article](article.md#part) and [the home page](index.md).
+
+        <!-- #region tags=["site-only"] -->
+        <a href="notebook.ipynb" download>Download</a>
+        <!-- #endregion -->
+
+        ## Run it {{#run}}
+
+        ```python
+        {code}
+        ```
+        """)
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A project whose notebook imports nothing but has the experiment's folder to hash."""
+    (tmp_path / "experiment").mkdir()
+    (tmp_path / "experiment" / "__init__.py").write_text("")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for suffix, title in (("", "Notebook"), (".uk", "Блокнот"), (".sv", "Anteckningsbok")):
+        (docs / f"notebook{suffix}.md").write_text(notebook_text(title), encoding="utf-8")
+    (docs / "article.md").write_text("# Not a notebook\n")
+    return tmp_path
+
+
+@pytest.fixture
+def cache(project):
+    notebooks = NotebookCache(project)
+    yield notebooks
+    notebooks.close()
+
+
+def test_only_jupytext_pages_are_notebooks(project):
+    assert [path.name for path in find(project / "docs")] == [
+        "notebook.md", "notebook.sv.md", "notebook.uk.md"]
+
+
+def test_the_key_ignores_the_prose_but_not_the_code(project):
+    docs = project / "docs"
+    assert execution_key(read(docs / "notebook.md"), project) == execution_key(
+        read(docs / "notebook.uk.md"), project)
+    (docs / "notebook.sv.md").write_text(notebook_text("Anteckningsbok", "print(6 * 8)"))
+    assert execution_key(read(docs / "notebook.md"), project) != execution_key(
+        read(docs / "notebook.sv.md"), project)
+
+
+def test_the_key_changes_with_the_experiments_source(project):
+    notebook = read(project / "docs" / "notebook.md")
+    before = execution_key(notebook, project)
+    (project / "experiment" / "__init__.py").write_text("# changed\n")
+    assert execution_key(notebook, project) != before
+
+
+def test_one_execution_fills_every_language(cache, project):
+    paths = find(project / "docs")
+    cache.start(paths)
+    assert cache.executions == 1
+    for path, title in zip(paths, ("Notebook", "Anteckningsbok", "Блокнот"), strict=True):
+        executed = cache.result(path)
+        code = [cell for cell in executed.cells if cell.cell_type == "code"]
+        assert code[0].outputs[0]["text"] == "42\n"
+        assert f"# {title}" in executed.cells[1].source, "the prose is the language's own"
+
+
+def test_a_language_whose_code_differs_executes_on_its_own(cache, project):
+    docs = project / "docs"
+    (docs / "notebook.sv.md").write_text(notebook_text("Anteckningsbok", "print(6 * 8)"))
+    cache.start(find(docs))
+    assert cache.executions == 2
+    assert "48" in cache.result(docs / "notebook.sv.md").cells[-1].outputs[0]["text"]
+    assert "42" in cache.result(docs / "notebook.uk.md").cells[-1].outputs[0]["text"]
+
+
+def test_a_prose_edit_keeps_the_execution_and_a_code_edit_repeats_it(cache, project):
+    docs = project / "docs"
+    cache.start(find(docs))
+    (docs / "notebook.uk.md").write_text(notebook_text("Новий заголовок"))
+    cache.start(find(docs))
+    assert cache.executions == 1
+    assert "Новий заголовок" in cache.result(docs / "notebook.uk.md").cells[1].source
+    (project / "experiment" / "__init__.py").write_text("# changed\n")
+    cache.start(find(docs))
+    assert cache.executions == 2
+
+
+def test_a_failing_cell_fails_the_execution_and_shows_the_error(cache, project):
+    docs = project / "docs"
+    for path in find(docs):
+        path.write_text(notebook_text("Broken", "raise ValueError('broken on purpose')"))
+    cache.start(find(docs))
+    with pytest.raises(NotebookFailed, match="broken on purpose"):
+        cache.result(docs / "notebook.md")
+    assert cache.executions == 1, "the other languages report the same failure, not rerun it"
+
+
+# ---------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------
+
+def png(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+    raw = b"".join(b"\0" + b"\xff" * width * 3 for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height,
+                                                               8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def executed_notebook(alt: str | None = "A white square") -> nbformat.NotebookNode:
+    picture = nbformat.v4.new_code_cell("figure()", metadata={"alt": alt} if alt else {})
+    picture.outputs = [nbformat.v4.new_output(
+        "display_data", data={"image/png": base64.b64encode(png(4, 3)).decode(),
+                              "text/plain": "<Figure>"})]
+    printing = nbformat.v4.new_code_cell("print(values)")
+    printing.outputs = [nbformat.v4.new_output("stream", name="stdout",
+                                               text="{{ num x }} <b>\n")]
+    return nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_raw_cell("---\ndescription: x\n---"),
+        nbformat.v4.new_markdown_cell("# Title\n\nSee [the article](article.md#part)."),
+        nbformat.v4.new_markdown_cell("[Download](notebook.ipynb)",
+                                      metadata={"tags": ["site-only"]}),
+        nbformat.v4.new_markdown_cell("## Run it {#run}\n\n[Up](../) [Jump](#run) "
+                                      "[Elsewhere](https://example.org/a)"),
+        picture, printing])
+
+
+def rendered_by_mkdocs_jupyter(notebook, page_path: str, tmp_path):
+    """The page's HTML and table of contents as mkdocs-jupyter makes them from the
+    notebook the build hands it (its defaults, as mkdocs.yml leaves them)."""
+    from mkdocs_jupyter.convert import nb2html
+    from mkdocs_jupyter.plugin import get_nb_toc
+
+    path = notebook_page.write(notebook, page_path, tmp_path / "page.ipynb")
+    page_html = nb2html(str(path), execute=False, theme="", allow_errors=False,
+                        include_requirejs=False, custom_mathjax_url="")
+    return page_html, get_nb_toc(str(path), 6)[0]
+
+
+def on_the_site_only(notebook):
+    """NOTEBOOK without its link to another host (a page of this site links to none)."""
+    for cell in notebook.cells:
+        cell.source = cell.source.replace(" [Elsewhere](https://example.org/a)", "")
+    return notebook
+
+
+def test_the_page_is_the_notebook_without_front_matter_or_ids_and_with_site_links():
+    page = notebook_page.page_notebook(executed_notebook(), "uk/notebook/")
+    text = "\n".join(cell.source for cell in page.cells if cell.cell_type == "markdown")
+    assert all(cell.cell_type != "raw" for cell in page.cells), "no front matter"
+    assert "{#run}" not in text and "## Run it\n" in text
+    assert "(../article/#part)" in text, "a link to a page's source goes to the page"
+    assert "[Download](notebook.ipynb)" in text, "the page links to its download"
+    image = page.cells[-2].outputs[0]
+    assert image.metadata.filenames["image/png"] == \
+        f"../../run/notebook/{notebook_page.image_name(png(4, 3))}"
+
+
+def test_an_image_without_alt_text_fails():
+    with pytest.raises(notebook_page.PageError, match="alt"):
+        notebook_page.page_notebook(executed_notebook(alt=None), "notebook/")
+
+
+def test_the_rendered_page_has_the_sources_ids_the_alt_text_and_no_other_host(tmp_path):
+    notebook = on_the_site_only(executed_notebook())
+    notebook.cells[1].source = notebook.cells[1].source.replace("# Title", "# Заголовок")
+    page_html, toc = rendered_by_mkdocs_jupyter(notebook, "uk/notebook/", tmp_path)
+    assert "cdnjs" in page_html and "<!-- Load mathjax -->" in page_html, \
+        "mkdocs-jupyter's markup changed: see what finish() still needs to remove"
+    done = notebook_page.finish(page_html, toc, notebook, "uk/notebook/")
+    assert '<h1 id="заголовок">' in done and '<h2 id="run">Run it' in done
+    title, = toc
+    assert title.id == "заголовок" and [link.id for link in title.children] == ["run"]
+    src = f"../../run/notebook/{notebook_page.image_name(png(4, 3))}"
+    assert re.search(rf'<img alt="A white square"[^>]* src="{re.escape(src)}"', done)
+    assert notebook_page.NO_ALT not in done
+    assert "cdnjs" not in done and "mathjax" not in done.lower()
+    assert "&#123;&#123; num x &#125;&#125;" in done or "{{ num x }}" in done, \
+        "printed text is shown as printed"
+
+
+def test_a_page_that_would_link_another_host_fails(tmp_path):
+    notebook = executed_notebook()
+    page_html, toc = rendered_by_mkdocs_jupyter(notebook, "notebook/", tmp_path)
+    with pytest.raises(notebook_page.PageError, match="https://example.org/a"):
+        notebook_page.finish(page_html, toc, notebook, "notebook/")
+
+
+def test_each_image_is_written_once_under_its_hash(tmp_path):
+    written = notebook_page.write_images(executed_notebook(), tmp_path)
+    assert [path.read_bytes() for path in written] == [png(4, 3)]
+    assert images.size(written[0]) == (4, 3)
+
+
+# ---------------------------------------------------------------------------
+# The download
+# ---------------------------------------------------------------------------
+
+def test_the_download_stands_on_its_own():
+    url = notebook_download.page_url("https://example.github.io/site", "uk/notebook/")
+    assert url == "https://example.github.io/site/uk/notebook/"
+    download = notebook_download.standalone(executed_notebook(), url)
+    text = "\n".join(cell.source for cell in download.cells if cell.cell_type == "markdown")
+    assert "notebook.ipynb" not in text, "no link to itself"
+    assert "description:" not in text and "{#run}" not in text
+    assert "(https://example.github.io/site/uk/article/#part)" in text
+    assert "(https://example.github.io/site/uk/)" in text
+    assert "(https://example.github.io/site/uk/notebook/#run)" in text
+    assert "(https://example.org/a)" in text
+    assert download.cells[-2].outputs == executed_notebook().cells[-2].outputs
+    nbformat.validate(download)
+
+
+def test_the_download_needs_an_absolute_site_url():
+    with pytest.raises(ValueError, match="site_url"):
+        notebook_download.page_url("/relative/", "notebook/")
+
+
+# ---------------------------------------------------------------------------
+# Images on every page
+# ---------------------------------------------------------------------------
+
+def test_images_get_their_size_and_below_the_fold_load_lazily(tmp_path):
+    (tmp_path / "plot.svg").write_text(
+        '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+        'width="374.4pt" height="230.4pt" viewBox="0 0 374.4 230.4"></svg>')
+    (tmp_path / "icon.png").write_bytes(png(4, 3))
+    html = ('<p><img alt="top" src="../run/icon.png" /></p><h2 id="a">A</h2>'
+            '<img alt="plot" src="../run/plot.svg#only-light" />'
+            '<img alt="sized" src="../run/plot.svg" width="10" height="5" loading="eager" />'
+            '<img alt="elsewhere" src="https://example.org/x.png" />')
+    files = {"../run/icon.png": tmp_path / "icon.png", "../run/plot.svg#only-light":
+             tmp_path / "plot.svg", "../run/plot.svg": tmp_path / "plot.svg"}
+    result = images.sized_and_lazy(html, files.get)
+    assert '<img width="4" height="3" alt="top"' in result
+    assert '<img width="499" height="307" loading="lazy" alt="plot"' in result
+    assert '<img alt="sized" src="../run/plot.svg" width="10" height="5" loading="eager" />' \
+        in result
+    assert '<img loading="lazy" alt="elsewhere"' in result
+
+
+def test_an_image_of_unknown_size_fails(tmp_path):
+    (tmp_path / "plot.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"></svg>')
+    with pytest.raises(images.ImageSizeError, match="plot.svg"):
+        images.size(tmp_path / "plot.svg")
