@@ -56,3 +56,15 @@ def test_the_search_dialog_is_named_in_the_page_language(open_site_page):
     page, _ = open_site_page("uk", "")
     name = page.locator(".md-search[role='dialog']").get_attribute("aria-label")
     assert name == page.locator(".md-search__input").get_attribute("aria-label") and name
+
+
+@pytest.mark.parametrize("typed", ["обов'язково", "обовʼязково"], ids=["ascii", "modifier"])
+def test_a_word_typed_with_another_apostrophe_finds_the_page(open_site_page, typed):
+    """The Ukrainian pages write the apostrophe ’ (GLOSSARY.md); a reader's keyboard
+    types ' or ʼ. The search separator splits words at every apostrophe."""
+    text = source("uk", "attention")
+    assert "обов’язково" in text and typed not in text
+    page, _ = open_site_page("uk", "")
+    found = search(page, typed)
+    assert any("/uk/attention/" in href for href in found), (
+        f"searching {typed!r} did not find uk/attention/: {found}")
