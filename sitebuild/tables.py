@@ -17,13 +17,15 @@ def _seed(i: int, key: str) -> str:
 
 
 def heldout(values, language: str) -> list[list[str]]:
-    """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R² (as SSE/SST)."""
+    """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R² (as SSE/SST),
+    largest |response − intended| over both maps."""
     return [
         [
             render("num", values, _seed(i, "seed"), "int", language),
             render("num", values, _seed(i, "heldout_mse"), "sci2", language),
             render("num", values, _seed(i, "uniform_attention_mse"), "fix3", language),
             render("num", values, _seed(i, "max_unexplained"), "sci1", language),
+            render("num", values, _seed(i, "max_response_error"), "sci1", language),
         ]
         for i in range(len(values["experiment"]["seeds"]))
     ]
@@ -41,6 +43,39 @@ def interventions(values, language: str) -> list[list[str]]:
                    language),
         ]
         for i in range(len(values["experiment"]["seeds"]))
+    ]
+
+
+def _variant_seed(variant: str, i: int, key: str) -> str:
+    return f"experiment.variants.{variant}.seeds.{i}.{key}"
+
+
+def learned_keys(values, language: str) -> list[list[str]]:
+    """Per seed of the learned-keys student: seed, held-out MSE, determinant of the
+    query block of R @ W_Q, largest |R @ W_V − intended|, score-map error."""
+    def cell(i: int, key: str, style: str) -> str:
+        return render("num", values, _variant_seed("learned_keys", i, key), style, language)
+
+    return [
+        [cell(i, "seed", "int"), cell(i, "heldout_mse", "sci1"),
+         cell(i, "query_block_determinant", "fix2"), cell(i, "response_error.value", "sci1"),
+         cell(i, "score_map_error", "sci1")]
+        for i in range(len(values["experiment"]["variants"]["learned_keys"]["seeds"]))
+    ]
+
+
+def three_keys(values, language: str) -> list[list[str]]:
+    """Per seed of the three-keys student: seed, held-out MSE, largest |R @ W_Q −
+    intended|, largest departure outside the invisible direction, change of prediction
+    after the shift."""
+    def cell(i: int, key: str, style: str) -> str:
+        return render("num", values, _variant_seed("three_keys", i, key), style, language)
+
+    return [
+        [cell(i, "seed", "int"), cell(i, "heldout_mse", "sci1"),
+         cell(i, "response_error.query", "fix2"), cell(i, "visible_departure", "sci1"),
+         cell(i, "interventions.shift_irrelevant", "sci1")]
+        for i in range(len(values["experiment"]["variants"]["three_keys"]["seeds"]))
     ]
 
 
@@ -71,6 +106,8 @@ def causal_mask(values, language: str) -> list[list[str]]:
 TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
     "heldout": heldout,
     "interventions": interventions,
+    "learned_keys": learned_keys,
+    "three_keys": three_keys,
     "value_contributions": value_contributions,
     "causal_mask": causal_mask,
 }

@@ -1,12 +1,15 @@
 """Claims of the feature-recovery article, checked against results.json.
 
-The main student's claims come first, then the interventions, the uniform-attention
-reference, and the two variants (learned keys, three keys). Each check reads
-only recorded values; its refutation edits one of them so that the sentence
+The main student's claims come first (its fit, its maps, the loss against the
+uniform-attention level), then the maps forming during training (the snapshots),
+the interventions, and the two variants (learned keys, three keys). Each check
+reads only recorded values; its refutation edits one of them so that the sentence
 would be false.
 """
 
 from __future__ import annotations
+
+import itertools
 
 from sitebuild.claims import claim, register, require, set_value, value
 
@@ -145,6 +148,61 @@ def loss_falls_below_uniform_attention(values) -> str:
                    "; ".join(problems) or f"below the level for good from steps {steps}")
 
 
+# --- Training: the maps forming --------------------------------------------------
+
+# The snapshot the article names ("by step 50"): the last before the end of training.
+SHAPED_SNAPSHOT = 6
+# "Take shape early": by then no entry is more than a tenth of a diagonal entry from
+# its intended value, within this many steps (of 1200).
+SHAPED_ENTRY = 0.1
+EARLY_STEPS = 50
+
+
+def _snapshot_errors(values, key: str, first_row: int) -> list[float]:
+    """Largest |response - intended| of one map (query or value) at every snapshot."""
+    errors = []
+    for response in value(values, f"experiment.snapshots.{key}"):
+        errors.append(max(abs(x - (1.0 if row == first_row + column else 0.0))
+                          for row, coefficients in enumerate(response)
+                          for column, x in enumerate(coefficients)))
+    return errors
+
+
+@claim(refute=lambda v: set_value(v, f"experiment.snapshots.max_response_error.{SHAPED_SNAPSHOT}",
+                                  0.4))
+def maps_take_shape_early(values) -> str:
+    """Seed 0's maps start far from the intended ones, come closer at every recorded
+    step, are within SHAPED_ENTRY of them by the named early snapshot, and at the end
+    are the intended maps to floating-point precision."""
+    snapshots = value(values, "experiment.snapshots")
+    steps, errors = snapshots["steps"], snapshots["max_response_error"]
+    shrinking = all(later < earlier for earlier, later in itertools.pairwise(errors))
+    return require(
+        errors[0] > 0.5 and shrinking and steps[SHAPED_SNAPSHOT] <= EARLY_STEPS
+        and errors[SHAPED_SNAPSHOT] < SHAPED_ENTRY and errors[-1] < FLOAT_PRECISION_ENTRY,
+        f"largest |response - intended| at steps {steps}: "
+        f"{[float(f'{e:.3g}') for e in errors]}",
+    )
+
+
+def _stall_value_map(values) -> None:
+    """The value map stays as it started while the query map forms."""
+    start = value(values, "experiment.snapshots.value_response.0")
+    set_value(values, f"experiment.snapshots.value_response.{SHAPED_SNAPSHOT}",
+              [list(row) for row in start])
+
+
+@claim(refute=_stall_value_map)
+def maps_form_together(values) -> str:
+    """Neither map waits for the other: at every snapshot before the last, the query
+    map's and the value map's largest deviations are within a factor of two."""
+    query = _snapshot_errors(values, "query_response", 0)
+    value_map = _snapshot_errors(values, "value_response", 3)
+    ratios = [q / v for q, v in zip(query[:-1], value_map[:-1], strict=True)]
+    return require(all(0.5 <= r <= 2 for r in ratios),
+                   f"query / value deviation at each snapshot: {[round(r, 2) for r in ratios]}")
+
+
 # --- Interventions ----------------------------------------------------------------
 
 
@@ -209,13 +267,22 @@ for _variant in ("learned_keys", "three_keys"):
                                              1e-6))
 
 
-@claim(refute=lambda v: set_value(
-    v, "experiment.variants.learned_keys.summary.response_error.value.max", 0.1))
-def learned_keys_value_map_is_identity(values) -> str:
-    """With learned keys, R @ W_V is still the identity on the payload rows, zero elsewhere."""
-    worst = _summary(values, "response_error", "learned_keys")["value"]["max"]
-    return require(worst < FLOAT_PRECISION_ENTRY,
-                   f"largest |R @ W_V - intended| {worst:.3g} (needs < {FLOAT_PRECISION_ENTRY:g})")
+def _value_map_is_identity(variant: str):
+    """In the variant too, R @ W_V is the identity on the payload rows, zero elsewhere."""
+
+    def check(values) -> str:
+        worst = _summary(values, "response_error", variant)["value"]["max"]
+        return require(worst < FLOAT_PRECISION_ENTRY,
+                       f"{variant}: largest |R @ W_V - intended| {worst:.3g} "
+                       f"(needs < {FLOAT_PRECISION_ENTRY:g})")
+
+    return check
+
+
+for _variant in ("learned_keys", "three_keys"):
+    register(f"{_variant}_value_map_is_identity", _value_map_is_identity(_variant),
+             lambda v, n=_variant: set_value(
+                 v, f"experiment.variants.{n}.summary.response_error.value.max", 0.1))
 
 
 def _copy_first_query_response(values) -> None:
@@ -286,3 +353,36 @@ def three_keys_shift_leaves_prediction_unchanged(values) -> str:
     return require(largest < FLOAT_PRECISION_MSE,
                    f"three_keys: largest change of prediction {largest:.3g} "
                    f"(needs < {FLOAT_PRECISION_MSE:g})")
+
+
+def _departure_at_start(values) -> list[float]:
+    """Seed 0's initial R @ W_Q (the main student's snapshot at step 0, from which every
+    student of that seed starts) minus the intended map, along the invisible direction."""
+    snapshots = value(values, "experiment.snapshots")
+    direction = value(values, "experiment.variants.three_keys.invisible_direction")
+    start = snapshots["query_response"][0]
+    return [sum((x - (1.0 if row == column else 0.0)) * u
+                for column, (x, u) in enumerate(zip(coefficients, direction, strict=True)))
+            for row, coefficients in enumerate(start)]
+
+
+def _departure_kept_from_start(values) -> None:
+    set_value(values, "experiment.variants.three_keys.seeds.0.invisible_departure",
+              _departure_at_start(values))
+
+
+@claim(refute=_departure_kept_from_start)
+def three_keys_departure_is_not_its_start(values) -> str:
+    """With three keys, seed 0's departure along the invisible direction is not where its
+    maps started: on some payload or noise row it differs visibly from the initial one."""
+    snapshots = value(values, "experiment.snapshots")
+    seed = _seeds(values, "three_keys")[0]
+    start = _departure_at_start(values)
+    moved = max(abs(a - b) for a, b in zip(seed["invisible_departure"][3:], start[3:],
+                                           strict=True))
+    return require(
+        snapshots["seed"] == seed["seed"] and snapshots["steps"][0] == 0
+        and moved > VISIBLE_ENTRY,
+        f"seed {seed['seed']}: largest change along the invisible direction on a payload "
+        f"or noise row since step 0: {moved:.3g} (needs > {VISIBLE_ENTRY:g})",
+    )

@@ -62,7 +62,8 @@ def test_the_viewer_speaks_the_language_of_the_page(open_site_page, language):
         assert button.count() == 1, image.get_attribute("src")
         alt = image.get_attribute("alt")
         assert alt, image.get_attribute("src")
-        expect(button).to_have_accessible_name(f"{alt} {words['open']}")
+        if button.is_visible():  # a twin drawn for the other scheme is hidden, nameless
+            expect(button).to_have_accessible_name(f"{alt} {words['open']}")
     open_first_figure(page)
     expect(page.locator(f"{DIALOG} .figure-viewer__help")).to_have_text(words["help"])
     for name in ("zoomIn", "zoomOut", "fit", "close"):

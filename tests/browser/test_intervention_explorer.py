@@ -1,6 +1,10 @@
 """The intervention explorer of the feature-recovery article computes what the Python
-experiment computes: the same latents from its seeded generator, the same edits, and
-the student's and the teacher's numbers to 1e-9, for every intervention it offers."""
+experiment computes: the same latents from its seeded generator, the same edits, the
+student's prediction and both targets (the original one and the teacher's for the
+edited latents) to 1e-9, for every intervention it offers.
+
+The arithmetic does not depend on the page's language, so the sweep runs once; the
+widget's words (from the page) and its number formats are checked in every language."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import math
 import pytest
 import torch
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from experiment.data import QUERY, mix, teacher
 from experiment.interventions import erase_payload, erase_query, shift_irrelevant
@@ -20,7 +25,7 @@ from tests.project import LANGUAGES
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 EXPLORER = ".intervention-explorer .explorer"
-LEGEND = {"en": "Interventions", "uk": "Втручання", "sv": "Ingrepp"}
+SCHEMES = ("light", "dark")
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +84,20 @@ def state(page) -> dict:
     return json.loads(page.get_attribute(EXPLORER, "data-state"))
 
 
-def check_against_python(shown: dict, run: dict, language: str, page) -> None:
+def words(page) -> dict:
+    return json.loads(page.locator(".intervention-explorer script.widget-words").text_content())
+
+
+def small(x: float, language: str) -> str:
+    """An error as the status line prints it: tiny ones in scientific notation."""
+    return format_value(x, "sci2" if x != 0 and abs(x) < 1e-3 else "sig3", language)
+
+
+def fill(template: str, **params) -> str:
+    return template.format(**{key: str(value) for key, value in params.items()})
+
+
+def check_against_python(shown: dict, run: dict) -> None:
     latents = torch.tensor(shown["latents"], dtype=torch.float64)
     expected = example_latents(shown["example"], run["results"]["config"]["query_scale"])
     torch.testing.assert_close(latents, expected, rtol=0, atol=1e-12)
@@ -90,86 +108,124 @@ def check_against_python(shown: dict, run: dict, language: str, page) -> None:
         request, records = mix(edited[None, None], run["R"])  # one seed, one example
         prediction = run["student"](request, records)[0]  # (1, 3)
         weights = run["student"].attention(request)[0]  # (1, 4)
-        target = teacher(latents[None])
+        baseline = run["student"](*mix(latents[None, None], run["R"]))[0]
+        target, counterfactual = teacher(latents[None]), teacher(edited[None])
     assert shown["weights"] == pytest.approx(weights[0].tolist(), abs=1e-9)
     assert shown["prediction"] == pytest.approx(prediction[0].tolist(), abs=1e-9)
+    assert shown["baseline"] == pytest.approx(baseline[0].tolist(), abs=1e-9)
     assert shown["target"] == pytest.approx(target[0].tolist(), abs=1e-9)
+    assert shown["counterfactual"] == pytest.approx(counterfactual[0].tolist(), abs=1e-9)
     assert shown["mse"] == pytest.approx(float(mse(prediction, target)), abs=1e-9)
-    cells = page.locator(f"{EXPLORER} td.explorer__prediction").all_text_contents()
-    assert cells == [format_value(p, "fix3", language) for p in shown["prediction"]]
+    assert shown["mseTeacher"] == pytest.approx(float(mse(prediction, counterfactual)), abs=1e-9)
+    assert shown["moved"] == pytest.approx(float(mse(prediction, baseline)), abs=1e-9)
 
 
-def set_shift(page, amount: float) -> None:
-    page.locator(f"{EXPLORER} input[type=range]").fill(str(amount))
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_explorer_computes_what_the_python_model_computes(open_site_page, run, language):
-    page, traffic = open_site_page(language, "feature-recovery/")
-    page.wait_for_selector(EXPLORER)
+def choose(page, erase_query_feature=None, erase_payload_feature=None, shift=0.0) -> dict:
     selects = page.locator(f"{EXPLORER} select")
+    selects.nth(0).select_option("" if erase_query_feature is None else str(erase_query_feature))
+    selects.nth(1).select_option("" if erase_payload_feature is None
+                                 else str(erase_payload_feature))
+    page.locator(f"{EXPLORER} input[type=range]").fill(str(shift))
+    return state(page)
+
+
+def test_explorer_computes_what_the_python_model_computes(open_site_page, run):
+    page, traffic = open_site_page("en", "feature-recovery/")
+    page.wait_for_selector(EXPLORER)
     shift = run["results"]["config"]["shift"]
-    check_against_python(state(page), run, language, page)
-    for feature in range(3):
-        selects.nth(0).select_option(str(feature))
-        check_against_python(state(page), run, language, page)
-    selects.nth(0).select_option("")
-    for feature in range(3):
-        selects.nth(1).select_option(str(feature))
-        check_against_python(state(page), run, language, page)
-    selects.nth(1).select_option("")
-    for amount in (shift, -shift, 2 * shift):
-        set_shift(page, amount)
-        check_against_python(state(page), run, language, page)
-    selects.nth(0).select_option("1")  # all three at once
-    selects.nth(1).select_option("2")
-    check_against_python(state(page), run, language, page)
-    page.locator(f"{EXPLORER} .md-button--primary").click()  # draw another example
-    now = state(page)
-    assert now["example"] == 2
-    check_against_python(now, run, language, page)
+    sweep = [(None, None, 0.0)]
+    sweep += [(i, None, 0.0) for i in range(3)] + [(None, i, 0.0) for i in range(3)]
+    sweep += [(None, None, s) for s in (shift, -shift, 2 * shift, 0.5)]
+    sweep += [(1, 2, shift), (0, 0, -2 * shift)]  # several edits at once
+    for example in (1, 2, 3):
+        for edits in sweep:
+            shown = choose(page, *edits)
+            assert shown["example"] == example
+            assert (shown["edits"]["eraseQuery"], shown["edits"]["erasePayload"],
+                    shown["edits"]["shift"]) == edits
+            check_against_python(shown, run)
+        page.locator(f"{EXPLORER} .md-button--primary").click()  # draw another example
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_erasing_a_feature_moves_the_prediction_and_the_shift_does_not(
-        open_site_page, run, language):
-    page, _ = open_site_page(language, "feature-recovery/")
+def test_erasing_moves_the_prediction_as_the_teachers_target_and_the_shift_moves_nothing(
+        open_site_page, run):
+    page, _ = open_site_page("en", "feature-recovery/")
     page.wait_for_selector(EXPLORER)
     untouched = state(page)
-    assert untouched["mse"] < 1e-20  # the trained student on an unseen example
-    page.locator(f"{EXPLORER} select").nth(0).select_option("0")
-    assert state(page)["mse"] > 1e-3
+    assert untouched["mse"] < 1e-20  # the trained student on an example it never saw
+    erased = choose(page, erase_query_feature=0)
+    assert erased["mse"] > 1e-3  # away from the original target ...
+    assert erased["mseTeacher"] < 1e-20  # ... and onto the teacher's for the edited example
     page.locator(f"{EXPLORER} button").nth(1).click()  # reset
-    set_shift(page, run["results"]["config"]["shift"])
-    shifted = state(page)
-    assert shifted["edits"]["shift"] == run["results"]["config"]["shift"]
+    assert state(page)["edits"] == {"eraseQuery": None, "erasePayload": None, "shift": 0}
+    shifted = choose(page, shift=run["results"]["config"]["shift"])
     assert shifted["moved"] < 1e-20
+    assert shifted["counterfactual"] == pytest.approx(untouched["target"], abs=1e-12)
     assert shifted["prediction"] == pytest.approx(untouched["prediction"], abs=1e-9)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_explorer_is_labelled_in_the_pages_language_and_works_from_the_keyboard(
-        open_site_page, language):
-    page, _ = open_site_page(language, "feature-recovery/")
+def test_explorer_speaks_the_pages_language_and_prints_its_numbers(open_site_page, run,
+                                                                    language):
+    page, traffic = open_site_page(language, "feature-recovery/")
     page.wait_for_selector(EXPLORER)
-    assert page.locator(f"{EXPLORER} legend").text_content() == LEGEND[language]
-    for control in page.locator(f"{EXPLORER} select, {EXPLORER} input").all():
+    said = words(page)
+    shown = choose(page, erase_query_feature=1, shift=run["results"]["config"]["shift"])
+    explorer = page.locator(EXPLORER)
+    assert explorer.locator(".widget__title").text_content() == \
+        f"{said['title']} · {fill(said['example'], n=1)}"
+    assert explorer.locator(".widget__intro").text_content() == \
+        fill(said["intro"], seed=run["results"]["seeds"][0]["seed"])
+    assert explorer.locator("legend").text_content() == said["controls"]
+    labels = explorer.locator("label").all_text_contents()
+    assert labels == [said["eraseQuery"], said["erasePayload"], said["shift"]]
+    for control in explorer.locator("select, input").all():
         assert page.locator(f'label[for="{control.get_attribute("id")}"]').count() == 1
+    rows = explorer.locator('table[data-table="latents"] tbody th').all_text_contents()
+    assert rows == [said["request"]] + [fill(said["record"], j=j) for j in range(1, 5)]
+    headers = explorer.locator('table[data-table="outputs"] thead th').all_text_contents()
+    assert headers == [said["coordinate"], said["prediction"], said["counterfactual"],
+                       said["target"], said["before"]]
+    for key, cell in (("prediction", "explorer__prediction"),
+                      ("counterfactual", "explorer__counterfactual"),
+                      ("target", "explorer__target")):
+        printed = explorer.locator(f"td.{cell}").all_text_contents()
+        assert printed == [format_value(x, "fix3", language) for x in shown[key]]
+    assert explorer.locator(".widget__status").text_content() == fill(
+        said["status"], original=small(shown["mse"], language),
+        teacher=small(shown["mseTeacher"], language), moved=small(shown["moved"], language))
+    edited = explorer.locator("td.is-edited")
+    assert edited.count() > 0 and edited.first.get_attribute("title") == said["edited"]
+    assert traffic.console_errors == [] and traffic.page_errors == []
+
+
+def test_explorer_works_from_the_keyboard(open_site_page):
+    page, _ = open_site_page("en", "feature-recovery/")
+    page.wait_for_selector(EXPLORER)
     page.locator(f"{EXPLORER} select").nth(1).focus()
     page.keyboard.press("ArrowDown")  # a closed <select> steps to the next option
     assert state(page)["edits"]["erasePayload"] == 0
     page.locator(f"{EXPLORER} input[type=range]").focus()
     page.keyboard.press("ArrowRight")
     assert state(page)["edits"]["shift"] == 0.5
+    draw = page.locator(f"{EXPLORER} .md-button--primary")
+    draw.focus()
+    page.keyboard.press("Enter")
+    assert state(page)["example"] == 2
 
 
-@pytest.mark.parametrize("scheme", ("light", "dark"))
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_explorer_with_edits_shown_has_no_axe_violations(open_site_page, language, scheme):
-    page, _ = open_site_page(language, "feature-recovery/", scheme=scheme)
-    page.locator(f"{EXPLORER} select").nth(0).select_option("1")
-    set_shift(page, 5)
+def test_without_javascript_the_note_and_the_tables_remain(open_site_page):
+    page, _ = open_site_page("en", "feature-recovery/", java_script_enabled=False)
+    assert page.locator(EXPLORER).count() == 0
+    expect(page.locator(".intervention-explorer p")).to_be_visible()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_explorer_with_edits_shown_has_no_axe_violations(open_site_page, scheme):
+    page, _ = open_site_page("uk", "feature-recovery/", scheme=scheme)
+    page.wait_for_selector(EXPLORER)
+    choose(page, erase_query_feature=1, shift=5)
     assert page.locator(f"{EXPLORER} td.is-edited").count() > 0
     violations = Axe().run(page, context=".intervention-explorer").response["violations"]
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []

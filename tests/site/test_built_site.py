@@ -82,14 +82,27 @@ def _half_unit(shown: float, style: str) -> float:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_results_and_interventions_tables_show_every_seed(site, values, language):
+def test_every_per_seed_table_shows_every_seed(site, values, language):
     html = soup(page_file(site, language, "feature-recovery/"))
-    for key in ("heldout_mse", "uniform_attention_mse", "interventions.erase_query",
-                "interventions.erase_payload", "interventions.shift_irrelevant"):
-        cells = [span for span in html.select("td span.value")
-                 if re.fullmatch(rf"experiment\.seeds\.\d+\.{re.escape(key)}", span["data-key"])]
-        assert len(cells) == len(values["experiment"]["seeds"]), key
-    for summary in ("erase_query", "erase_payload", "shift_irrelevant"):
+    tables = {  # the per-seed keys each model's table shows, one cell per seed
+        "experiment": ("heldout_mse", "uniform_attention_mse", "max_response_error",
+                       "interventions.erase_query", "interventions.erase_payload",
+                       "interventions.shift_irrelevant"),
+        "experiment.variants.learned_keys": ("heldout_mse", "query_block_determinant",
+                                             "response_error.value", "score_map_error"),
+        "experiment.variants.three_keys": ("heldout_mse", "response_error.query",
+                                           "visible_departure",
+                                           "interventions.shift_irrelevant"),
+    }
+    for model, keys in tables.items():
+        seeds = lookup(values, f"{model}.seeds")
+        for key in keys:
+            pattern = rf"{re.escape(model)}\.seeds\.\d+\.{re.escape(key)}"
+            cells = [span for span in html.select("td span.value")
+                     if re.fullmatch(pattern, span["data-key"])]
+            assert len(cells) == len(seeds), (model, key)
+    for summary in ("erase_query", "erase_payload", "shift_irrelevant",
+                    "erase_query_vs_teacher", "erase_payload_vs_teacher"):
         assert html.select(f'td span.value[data-key="experiment.summary.{summary}"]'), summary
 
 
@@ -185,7 +198,9 @@ def test_no_page_names_another_host_even_in_an_inline_script(site):
 
 
 def test_results_and_figures_are_published_for_download(site):
-    for name in ("results.json", "examples.json", "query_response.svg", "value_response.svg",
-                 "loss_curves.svg", "query_response.png", "value_response.png",
-                 "loss_curves.png"):
+    figures = ("query_response", "value_response", "loss_curves", "training_snapshots",
+               "learned_keys_query_responses", "three_keys_query_response")
+    names = [f"{figure}{twin}.{kind}" for figure in figures for twin in ("", "-dark")
+             for kind in ("svg", "png")]
+    for name in ("results.json", "examples.json", *names):
         assert (site / "run" / name).stat().st_size > 0, name
