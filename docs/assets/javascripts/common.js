@@ -193,13 +193,8 @@
       (name in params ? String(params[name]) : whole));
   }
 
-  /** The words of LABELS (an object by language code) for this page. */
-  function words(labels) {
-    return labels[lang] || labels.en;
-  }
-
   window.AttentionSite = {
-    separator, formatNumber, fix, sig, sci, vector, parse, el, rich, uid, ready, enhance, words,
+    separator, formatNumber, fix, sig, sci, vector, parse, el, rich, uid, ready, enhance,
     keyboardScrollable, pageWords, siteWords, fill,
   };
 })();
