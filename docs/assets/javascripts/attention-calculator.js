@@ -220,7 +220,10 @@
     });
 
     const vectors = [0, 1].map((i) => [state.x[i], stages.Q[i], stages.K[i], stages.V[i]]);
-    fillMatrix(dom.vectors.cells, vectors, (v) => vector(v, (x) => sig(x, 3)));
+    // d_k = 1: a query or key is one number, printed as the page prints it (q_2 = 1.1);
+    // "[1,1]" would read as two entries where the decimal sign is a comma.
+    fillMatrix(dom.vectors.cells, vectors,
+      (v) => (v.length === 1 ? sig(v[0], 3) : vector(v, (x) => sig(x, 3))));
     Object.entries(dom.stages).forEach(([name, s]) => fillMatrix(s.cells, stages[name]));
     dom.stages.weights.cells.forEach((row, r) => row.forEach((cell, c) => {
       cell.className = `heat heat-${heatLevel(stages.weights[r][c])}`;
