@@ -68,3 +68,19 @@ def test_images_have_a_size_and_those_below_the_fold_load_lazily(site):
                 assert (image.get("loading") == "lazy") == below, image
                 checked += 1
     assert checked, "no image to check"
+
+
+def test_the_home_page_is_titled_by_the_site_name_and_every_other_page_by_its_own_title(site):
+    names = {language: soup(page_file(site, language, "")).select_one("header .md-header__topic")
+             for language in LANGUAGES}
+    for language in LANGUAGES:
+        site_name = names[language].get_text(strip=True)
+        for page in PAGES:
+            document = soup(page_file(site, language, page))
+            title = document.title.get_text()
+            where = f"{language}:{page or 'home'}"
+            if not page:
+                assert title == site_name, f"{where}: {title!r}"
+                continue
+            heading = document.select_one("article h1").get_text().removesuffix("¶").strip()
+            assert title == f"{heading} – {site_name}", f"{where}: {title!r}"
