@@ -138,14 +138,17 @@ _ConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 _ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
-def site_words() -> dict[str, dict]:
-    """The words of the site's own scripts per language, as mkdocs.yml gives them:
-    English in extra.site_words, the other languages in their plugins: i18n entries."""
+def i18n_languages() -> list[dict]:
+    """The language entries of mkdocs.yml's i18n plugin, as plain data."""
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
     i18n = next(plugin["i18n"] for plugin in config["plugins"]
                 if isinstance(plugin, dict) and "i18n" in plugin)
-    words = {}
-    for language in i18n["languages"]:
-        extra = config["extra"] if language.get("default") else language.get("extra") or {}
-        words[language["locale"]] = extra.get("site_words")
-    return words
+    return [dict(language, extra=config["extra"]) if language.get("default") else language
+            for language in i18n["languages"]]
+
+
+def site_words() -> dict[str, dict]:
+    """The words of the site's own scripts per language, as mkdocs.yml gives them:
+    English in extra.site_words, the other languages in their plugins: i18n entries."""
+    return {language["locale"]: (language.get("extra") or {}).get("site_words")
+            for language in i18n_languages()}

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from tests.project import LANGUAGES, PAGES, ROOT, page_file
+from tests.project import LANGUAGES, PAGES, ROOT, i18n_languages, page_file
 
 pytestmark = pytest.mark.slow
 
@@ -84,3 +84,25 @@ def test_the_home_page_is_titled_by_the_site_name_and_every_other_page_by_its_ow
                 continue
             heading = document.select_one("article h1").get_text().removesuffix("¶").strip()
             assert title == f"{heading} – {site_name}", f"{where}: {title!r}"
+
+
+def palette_names() -> dict[str, list[str]]:
+    """Each language's names for the light/dark toggles, as mkdocs.yml gives them."""
+    return {language["locale"]: [entry["toggle"]["name"]
+                                 for entry in language["theme"]["palette"]]
+            for language in i18n_languages()}
+
+
+def test_the_colour_scheme_toggles_speak_the_page_language(site):
+    names = palette_names()
+    assert set(names) == set(LANGUAGES)
+    for language in LANGUAGES:
+        if language != "en":
+            assert not set(names[language]) & set(names["en"]), f"{language}: English toggles"
+        for page in PAGES:
+            html = soup(page_file(site, language, page))
+            shown = [tag["aria-label"] for tag in html.select('input[name="__palette"]')]
+            titles = [tag["title"] for tag in html.select("label.md-header__button[for^=__palette]")]
+            where = f"{language}:{page or 'home'}"
+            assert shown == names[language], f"{where}: toggles say {shown}"
+            assert sorted(titles) == sorted(names[language]), f"{where}: titles {titles}"
