@@ -125,10 +125,21 @@ def _separator(language: str) -> str:
 
 
 def format_list(values, style: str, language: str) -> str:
-    """'0, 1, 2': numbers in running text."""
+    """'0, 1, 2': an enumeration, as after 't ='."""
     texts = [format_value(v, style, language) for v in values]
     decimals = any(DECIMAL_SIGN[language] in t for t in texts)
     return (_separator(language) if decimals else ", ").join(texts)
+
+
+AND = {"en": "and", "uk": "і", "sv": "och"}
+
+
+def format_items(values, style: str, language: str) -> str:
+    """'0, 1 and 2': the items of a sentence, the last two joined by the language's 'and'."""
+    texts = [format_value(v, style, language) for v in values]
+    decimals = any(DECIMAL_SIGN[language] in t for t in texts)
+    head = (_separator(language) if decimals else ", ").join(texts[:-1])
+    return f"{head} {AND[language]} {texts[-1]}" if head else "".join(texts)
 
 
 def format_vector(values, style: str, language: str) -> str:

@@ -3,7 +3,8 @@
     {{ num experiment.seeds.0.heldout_mse sci2 }}    one number (styles: sitebuild.numbers)
     {{ range experiment.summary.erase_query fix3 }}  "0.139–0.153" from {min, max} or a list
     {{ vec examples.two_positions.weights sig2 }}    "[0.75, 0.25]"
-    {{ list experiment.config.seeds int }}           "0, 1, 2": a list in running text
+    {{ list experiment.snapshots.steps int }}        "0, 5, 10": an enumeration (t = …)
+    {{ items experiment.config.seeds int }}          "0, 1 and 2" ("0, 1 і 2", "0, 1 och 2")
     {{ mat examples.two_positions.W_V sig3 }}        "[[2, 0], [0, 2]]"
     {{ rows heldout }}                               table body rows (sitebuild.tables)
     {{ heatmap bank_1 }}                             an attention matrix (sitebuild.heatmaps)
@@ -38,7 +39,7 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
         if len(args) != count:
             raise ShortcodeError(f"`{{{{ {kind} {' '.join(args)} }}}}`: usage {usage}")
 
-    if kind in ("num", "range", "vec", "list", "mat"):
+    if kind in ("num", "range", "vec", "list", "items", "mat"):
         expect(2, f"{{{{ {kind} PATH STYLE }}}}")
         path = ".".join(language if part == "LANG" else part for part in args[0].split("."))
         return render(kind, values, path, args[1], language)

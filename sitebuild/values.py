@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 
 from sitebuild.numbers import (
+    format_items,
     format_list,
     format_matrix,
     format_range,
@@ -49,6 +50,7 @@ def range_ends(node, path: str):
 FORMATTERS = {
     "num": format_value,
     "list": format_list,
+    "items": format_items,
     "vec": format_vector,
     "mat": format_matrix,
     "range": lambda node, style, language: format_range(*node, style, language),

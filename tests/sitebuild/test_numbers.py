@@ -2,7 +2,14 @@
 
 import pytest
 
-from sitebuild.numbers import FormatError, format_range, format_value, format_vector
+from sitebuild.numbers import (
+    FormatError,
+    format_items,
+    format_list,
+    format_range,
+    format_value,
+    format_vector,
+)
 from tests.printed_numbers import parse_number
 
 LANGUAGES = ("en", "uk", "sv")
@@ -58,6 +65,15 @@ def test_significant_digits_round_up_to_the_next_power_of_ten():
 def test_vectors_separate_by_semicolon_where_the_comma_is_decimal():
     assert format_vector([0.75, 0.25], "sig2", "en") == "[0.75, 0.25]"
     assert format_vector([0.75, 0.25], "sig2", "sv") == "[0,75; 0,25]"
+
+
+def test_items_in_a_sentence_end_with_the_languages_and():
+    assert format_items([0, 1, 2], "int", "en") == "0, 1 and 2"
+    assert format_items([0, 1, 2], "int", "uk") == "0, 1 і 2"
+    assert format_items([0.1, 0.2, 0.3], "sig1", "sv") == "0,1; 0,2 och 0,3"
+    assert format_items([4, 7], "int", "sv") == "4 och 7"
+    assert format_items([4], "int", "en") == "4"
+    assert format_list([0, 1, 2], "int", "en") == "0, 1, 2"  # an enumeration has no 'and'
 
 
 def test_a_range_collapses_when_both_ends_print_the_same():
