@@ -144,10 +144,11 @@ def symmetric_limit(*responses) -> float:
 
 
 def single_heatmap(response, column_symbol: str, scheme: Scheme) -> Figure:
-    fig = Figure(figsize=(3.0, 4.6), layout="constrained")
-    ax = fig.add_subplot()
-    image = heatmap(ax, response, column_symbol, scheme, symmetric_limit(response))
-    fig.colorbar(image, ax=ax, shrink=0.8)
+    with rc_context(style(scheme)):  # also when the notebook calls it on its own
+        fig = Figure(figsize=(3.0, 4.6), layout="constrained")
+        ax = fig.add_subplot()
+        image = heatmap(ax, response, column_symbol, scheme, symmetric_limit(response))
+        fig.colorbar(image, ax=ax, shrink=0.8)
     return fig
 
 

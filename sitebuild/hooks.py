@@ -43,6 +43,7 @@ class NotebookPage:
 
     page_path: str  # "uk/notebook/"
     executed: nbformat.NotebookNode  # the language's notebook with the execution's outputs
+    dark: nbformat.NotebookNode | None  # the same with the dark execution's (figure twins)
     rendered: Path  # its page form, the .ipynb mkdocs-jupyter converts
     error: str | None  # a failed execution (preview only: a build stops)
 
@@ -167,17 +168,21 @@ def _publish_notebook(path: Path, page_path: str, files: Files, config) -> None:
     error = None
     try:
         executed = _build.notebooks.result(path)
+        dark = _build.notebooks.dark_result(path)
         page_url = notebook_download.page_url(config.site_url, page_path)
-        published = [*notebook_page.write_images(executed, folder / notebook_page.IMAGE_DIR),
+        published = [*(image for book in (executed, dark) if book is not None
+                       for image in notebook_page.write_images(
+                           book, folder / notebook_page.IMAGE_DIR)),
                      notebook_download.write(executed, page_url,
                                              folder / page_path / f"{stem}.ipynb")]
-        notebook_page.write(executed, page_path, to_render)
+        notebook_page.write(executed, page_path, to_render, dark)
     except (notebooks.NotebookFailed, ValueError) as failure:
         error = f"{path.name}: {failure}"
         _fail(error)
-        executed, published = _build.notebooks.source(path).notebook, []
+        executed, dark, published = _build.notebooks.source(path).notebook, None, []
         notebook_page.write(executed, page_path, to_render)
-    _build.notebook_pages[str(path)] = NotebookPage(page_path, executed, to_render, error)
+    _build.notebook_pages[str(path)] = NotebookPage(page_path, executed, dark, to_render,
+                                                    error)
     for file in published:
         files.append(File.generated(config, file.relative_to(folder).as_posix(),
                                     abs_src_path=str(file)))
@@ -245,7 +250,8 @@ def _finish_notebook_page(html: str, page, config) -> str:
     page.file.abs_src_path = _build.rendered_from.pop(page.file.src_uri)
     notebook = _build.notebook_pages[page.file.abs_src_path]
     try:
-        html = notebook_page.finish(html, page.toc, notebook.executed, notebook.page_path)
+        html = notebook_page.finish(html, page.toc, notebook.executed, notebook.page_path,
+                                    notebook.dark)
     except notebook_page.PageError as error:
         _fail(f"{page.file.src_uri}: {error}")
         return _error_html(str(error), config) + html

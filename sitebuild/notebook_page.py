@@ -14,7 +14,10 @@ language's notebook with the outputs of the build's one execution:
   the hash of its bytes, so the languages share one file), through nbconvert's
   ``filenames`` output metadata: the page does not inline its figures, and they
   get their size and lazy loading as every other page's do. Every image needs
-  its alt text, in the code cell's metadata (```` ```python alt="…" ````).
+  its alt text, in the code cell's metadata (```` ```python alt="…" ````);
+- each image is followed by its dark twin from the build's dark execution
+  (sitebuild.notebooks), the two marked ``#only-light`` and ``#only-dark`` as the
+  site's other figures are, so that the page shows the one for its colour scheme.
 
 ``finish`` fixes the HTML that comes back:
 
@@ -48,6 +51,7 @@ from sitebuild.notebook_download import HEADING_ID, page_link, relative_links
 
 IMAGE_DIR = "run/notebook"  # below the site root, next to the run's own files
 PNG = "image/png"
+LIGHT, DARK = "#only-light", "#only-dark"  # Material's markers, as on the other pages
 NO_ALT = "No description has been provided for this image"  # nbconvert's placeholder
 
 _slug = slugify(case="lower")  # the site's slugs (mkdocs.yml, toc)
@@ -108,35 +112,73 @@ def image_src(name: str, page_path: str) -> str:
     return posixpath.relpath(f"{IMAGE_DIR}/{name}", page_path or ".")
 
 
-def alt_texts(notebook: nbformat.NotebookNode, page_path: str) -> dict[str, str]:
-    """Each image's src on the page -> the alt text of its code cell."""
+def dark_twins(notebook: nbformat.NotebookNode,
+               dark: nbformat.NotebookNode | None) -> list[bytes] | None:
+    """The PNG of each image of NOTEBOOK in DARK, its dark execution, in order; None
+    without a dark execution."""
+    if dark is None:
+        return None
+
+    def cells_with_images(book) -> list[int]:  # a cell's index once per image it shows
+        where = {id(cell): index for index, cell in enumerate(book.cells)}
+        return [where[id(cell)] for cell, _, _ in _pngs(book)]
+
+    if cells_with_images(notebook) != cells_with_images(dark):
+        raise PageError("the notebook's dark execution shows other images than its "
+                        "execution: each image needs its dark twin, from the same cell")
+    return [data for _, _, data in _pngs(dark)]
+
+
+def alt_texts(notebook: nbformat.NotebookNode, page_path: str,
+              dark: nbformat.NotebookNode | None = None) -> dict[str, str]:
+    """Each image's src on the page (its twin's too) -> the alt text of its code cell."""
+    twins = dark_twins(notebook, dark)
     found = {}
     for number, (cell, _, data) in enumerate(_pngs(notebook), start=1):
         alt = cell.metadata.get("alt", "").strip()
         if not alt:
             raise PageError(f"image {number} of the notebook has no alt text: write its code "
                             'cell\'s fence as ```python alt="what the figure shows"')
-        found[image_src(image_name(data), page_path)] = alt
+        if twins is None:
+            found[image_src(image_name(data), page_path)] = alt
+        else:
+            found[image_src(image_name(data), page_path) + LIGHT] = alt
+            found[image_src(image_name(twins[number - 1]), page_path) + DARK] = alt
     return found
 
 
-def page_notebook(notebook: nbformat.NotebookNode, page_path: str) -> nbformat.NotebookNode:
-    """NOTEBOOK (a language's, with outputs) as its page at PAGE_PATH shows it."""
-    alt_texts(notebook, page_path)  # every image has one
+def page_notebook(notebook: nbformat.NotebookNode, page_path: str,
+                  dark: nbformat.NotebookNode | None = None) -> nbformat.NotebookNode:
+    """NOTEBOOK (a language's, with outputs) as its page at PAGE_PATH shows it, each
+    image followed by its twin from DARK (the dark execution) if there is one."""
+    alt_texts(notebook, page_path, dark)  # every image has one, and its twin
+    twins = dark_twins(notebook, dark)
     result = copy.deepcopy(notebook)
     result.cells = [cell for cell in result.cells if cell.cell_type != "raw"]
     for cell in result.cells:
         if cell.cell_type == "markdown":
             cell.source = relative_links(HEADING_ID.sub(r"\1", cell.source), page_link)
-    for _, output, data in _pngs(result):
-        output.metadata["filenames"] = {PNG: image_src(image_name(data), page_path)}
+    pngs = list(_pngs(result))
+    for number, (cell, output, data) in enumerate(pngs):
+        src = image_src(image_name(data), page_path)
+        if twins is None:
+            output.metadata["filenames"] = {PNG: src}
+            continue
+        output.metadata["filenames"] = {PNG: src + LIGHT}
+        twin = copy.deepcopy(output)  # the same kind of output, with the same prompt
+        twin.data = {PNG: base64.b64encode(twins[number]).decode("ascii")}
+        twin.metadata["filenames"] = {PNG: image_src(image_name(twins[number]), page_path)
+                                      + DARK}
+        cell.outputs.insert(cell.outputs.index(output) + 1, twin)
     return result
 
 
-def write(notebook: nbformat.NotebookNode, page_path: str, target: Path) -> Path:
-    """The page form of NOTEBOOK written to TARGET, for mkdocs-jupyter to render."""
+def write(notebook: nbformat.NotebookNode, page_path: str, target: Path,
+          dark: nbformat.NotebookNode | None = None) -> Path:
+    """The page form of NOTEBOOK (with DARK's twins) written to TARGET, for
+    mkdocs-jupyter to render."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(nbformat.writes(page_notebook(notebook, page_path)) + "\n",
+    target.write_text(nbformat.writes(page_notebook(notebook, page_path, dark)) + "\n",
                       encoding="utf-8")
     return target
 
@@ -160,11 +202,13 @@ def heading_ids(notebook: nbformat.NotebookNode) -> list[str | None]:
     return ids
 
 
-def finish(page_html: str, toc, notebook: nbformat.NotebookNode, page_path: str) -> str:
-    """mkdocs-jupyter's PAGE_HTML of NOTEBOOK (the language's, as executed) made a page
-    of this site; TOC (MkDocs' anchor links) gets the same heading ids."""
+def finish(page_html: str, toc, notebook: nbformat.NotebookNode, page_path: str,
+           dark: nbformat.NotebookNode | None = None) -> str:
+    """mkdocs-jupyter's PAGE_HTML of NOTEBOOK (the language's, as executed, with DARK
+    its dark execution) made a page of this site; TOC (MkDocs' anchor links) gets the
+    same heading ids."""
     page_html = LISTED_CSS.sub("", MODULE_SCRIPT.sub(_unless_mermaid, MATHJAX.sub("", page_html)))
-    page_html = _with_alt_texts(page_html, alt_texts(notebook, page_path))
+    page_html = _with_alt_texts(page_html, alt_texts(notebook, page_path, dark))
     page_html = _with_heading_ids(page_html, toc, heading_ids(notebook))
     remote = REMOTE.search(page_html)
     if remote:

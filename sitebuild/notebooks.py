@@ -16,6 +16,13 @@ afresh, ``mkdocs serve`` re-executes only when the key changes.
 
 A failing cell fails the execution (nbclient with allow_errors=False): nothing
 half-executed is ever shown or published.
+
+Every figure has a dark twin. A notebook that draws figures says how in a cell
+tagged ``parameters`` (papermill's convention), here ``dark = False``; the build
+executes it a second time, in parallel, with ``dark = True`` injected after that
+cell (``DARK_PARAMETERS``), and the page shows each figure of the first execution
+with its twin from the second (sitebuild.notebook_page). The first execution is the
+one the page and the download print; the second contributes only its images.
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ import nbformat
 from provenance.source import source_hash
 
 IMPORTED_PACKAGE = "experiment"  # what the notebook imports; part of its key
+PARAMETERS_TAG = "parameters"  # the cell after which the dark execution sets its own
+DARK_PARAMETERS = "dark = True  # injected by the site's build: the figures' dark twins"
 TIMEOUT = 600  # seconds per cell: one seed trains in seconds, so this means hung
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -71,6 +80,36 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 
 def kernel_name(notebook: nbformat.NotebookNode) -> str:
     return notebook.metadata.get("kernelspec", {}).get("name", "python3")
+
+
+def parameters_index(notebook: nbformat.NotebookNode) -> int | None:
+    """The index of the cell tagged ``parameters``, or None if there is none."""
+    tagged = [index for index, cell in enumerate(notebook.cells)
+              if PARAMETERS_TAG in cell.get("metadata", {}).get("tags", [])]
+    if len(tagged) > 1:
+        raise ValueError(f"the notebook has {len(tagged)} cells tagged {PARAMETERS_TAG!r}")
+    return tagged[0] if tagged else None
+
+
+def dark_variant(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode | None:
+    """NOTEBOOK with DARK_PARAMETERS injected after its parameters cell; None if it
+    has no such cell."""
+    index = parameters_index(notebook)
+    if index is None:
+        return None
+    variant = copy.deepcopy(notebook)
+    variant.cells.insert(index + 1, nbformat.v4.new_code_cell(
+        DARK_PARAMETERS, metadata={"tags": ["injected-parameters"]}))
+    return variant
+
+
+def without_injected(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """An executed dark variant without the cell the build injected: its code cells
+    line up with the source's again."""
+    result = copy.deepcopy(notebook)
+    result.cells = [cell for cell in result.cells
+                    if "injected-parameters" not in cell.get("metadata", {}).get("tags", [])]
+    return result
 
 
 def execution_key(notebook: nbformat.NotebookNode, root: Path,
@@ -145,7 +184,8 @@ class NotebookCache:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notebook")
-        self._executions: dict[str, Future] = {}
+        # key -> the execution's future, and its dark twin's (None: no figures to twin)
+        self._executions: dict[str, tuple[Future, Future | None]] = {}
         self._sources: dict[Path, Source] = {}
         self.executions = 0  # how many executions this cache started: a figure for tests
 
@@ -159,15 +199,19 @@ class NotebookCache:
                                                execution_key(notebook, self.root, package_hash))
         current = {source.key for source in self._sources.values()}
         for key in set(self._executions) - current:
-            self._executions.pop(key).cancel()
+            for future in self._executions.pop(key):
+                if future is not None:
+                    future.cancel()
         for source in self._sources.values():
             if source.key not in self._executions:
                 self.executions += 1
                 names = [p.name for p, s in self._sources.items() if s.key == source.key]
                 log.info("Executing the notebook for %s (code %s)", ", ".join(names),
                          source.key[:12])
-                self._executions[source.key] = self._pool.submit(
-                    execute, source.notebook, self.root)
+                dark = dark_variant(source.notebook)
+                self._executions[source.key] = (
+                    self._pool.submit(execute, source.notebook, self.root),
+                    None if dark is None else self._pool.submit(execute, dark, self.root))
 
     def paths(self) -> list[Path]:
         return list(self._sources)
@@ -182,7 +226,15 @@ class NotebookCache:
         """PATH's notebook with the outputs of its execution (waits for it);
         raise NotebookFailed if the execution failed."""
         source = self.source(path)
-        return with_outputs(source.notebook, self._executions[source.key].result())
+        return with_outputs(source.notebook, self._executions[source.key][0].result())
+
+    def dark_result(self, path: Path) -> nbformat.NotebookNode | None:
+        """PATH's notebook with the outputs of its dark execution (waits for it), or
+        None if it has no parameters cell; raise NotebookFailed if it failed."""
+        source = self.source(path)
+        dark = self._executions[source.key][1]
+        return None if dark is None else with_outputs(source.notebook,
+                                                      without_injected(dark.result()))
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -37,7 +37,9 @@ def download(site: Path, language: str) -> nbformat.NotebookNode:
 
 # mkdocs-jupyter's (nbconvert's JupyterLab) markup of a cell's outputs.
 PRINTED = ".jp-OutputArea-output.jp-RenderedText pre"
-FIGURES = ".jp-OutputArea-output img"
+FIGURES = ".jp-OutputArea-output img"  # each figure and its dark twin
+LIGHT_FIGURES = '.jp-OutputArea-output img[src$="#only-light"]'
+DARK_FIGURES = '.jp-OutputArea-output img[src$="#only-dark"]'
 
 
 def shown_text(html: BeautifulSoup) -> list[str]:
@@ -65,7 +67,7 @@ def test_the_page_shows_printed_output_and_figures_after_the_code(site, language
     assert len(figures) >= 3
     for figure in figures:
         assert figure.get("width") and figure.get("height")
-        target = page_file(site, language, "notebook/").parent / figure["src"]
+        target = page_file(site, language, "notebook/").parent / figure["src"].partition("#")[0]
         assert target.resolve().is_file(), figure["src"]
         cell = figure.find_parent(class_="jp-CodeCell")
         assert cell in cells and cell.select(".highlight-ipynb"), "an output shows under its code"
@@ -78,7 +80,31 @@ def test_each_figure_has_the_alt_text_of_its_code_cell_in_the_pages_language(sit
     source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
     expected = re.findall(r'^```python alt="([^"]+)"', source, re.MULTILINE)
     assert expected, "the notebook's figures have alt text in their code fences"
-    assert [img["alt"] for img in page(site, language).select(FIGURES)] == expected
+    html = page(site, language)
+    assert [img["alt"] for img in html.select(LIGHT_FIGURES)] == expected
+    assert [img["alt"] for img in html.select(DARK_FIGURES)] == expected
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_figure_has_a_dark_twin_drawn_for_a_dark_page(site, language):
+    """The build's second execution, with `dark = True`: the page shows each figure
+    with its twin right after it, and Material's markers pick one per colour scheme."""
+    from matplotlib import colors, image
+
+    from experiment.figures import DARK, LIGHT
+
+    html = page(site, language)
+    light, dark = html.select(LIGHT_FIGURES), html.select(DARK_FIGURES)
+    assert len(light) == len(dark) == len(html.select(FIGURES)) // 2 >= 3
+    folder = page_file(site, language, "notebook/").parent
+    for day, night in zip(light, dark, strict=True):
+        assert day.find_parent(class_="jp-CodeCell") is night.find_parent(class_="jp-CodeCell")
+        assert (day["width"], day["height"]) == (night["width"], night["height"])
+        for img, scheme in ((day, LIGHT), (night, DARK)):
+            pixels = image.imread(folder / img["src"].partition("#")[0])
+            corner = tuple(round(float(c), 2) for c in pixels[2, 2, :3])
+            assert corner == tuple(round(c, 2) for c in colors.to_rgb(scheme.background)), \
+                f"{img['src']}: background {corner}, not {scheme.background}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -97,7 +123,8 @@ def test_headings_have_the_sources_ids_in_the_page_and_its_table_of_contents(sit
 def test_every_language_shows_the_same_outputs(site):
     """One execution fills all three pages (its printed timing included)."""
     outputs = {language: shown_text(page(site, language)) for language in LANGUAGES}
-    figures = {language: [Path(img["src"]).name for img in page(site, language).select(FIGURES)]
+    figures = {language: [img["src"].rpartition("/")[2]
+                          for img in page(site, language).select(FIGURES)]
                for language in LANGUAGES}
     assert outputs["en"] == outputs["uk"] == outputs["sv"]
     assert figures["en"] == figures["uk"] == figures["sv"]
@@ -107,8 +134,9 @@ def test_every_language_shows_the_same_outputs(site):
 def test_the_download_carries_the_outputs_the_page_shows(site, language):
     html, notebook = page(site, language), download(site, language)
     assert shown_text(html) == [text.strip("\n") for text in printed(notebook)]
-    shown = [Path(img["src"]).stem for img in html.select(FIGURES)]
-    assert shown == image_hashes(notebook)
+    shown = [img["src"].rpartition("/")[2].partition(".")[0]
+             for img in html.select(LIGHT_FIGURES)]
+    assert shown == image_hashes(notebook), "the download has the light figures, no twins"
     assert all(cell.execution_count for cell in notebook.cells if cell.cell_type == "code")
 
 

@@ -5,6 +5,7 @@ outputs of that one execution."""
 from __future__ import annotations
 
 import base64
+import copy
 import re
 import struct
 import textwrap
@@ -14,7 +15,14 @@ import nbformat
 import pytest
 
 from sitebuild import images, notebook_download, notebook_page
-from sitebuild.notebooks import NotebookCache, NotebookFailed, execution_key, find, read
+from sitebuild.notebooks import (
+    NotebookCache,
+    NotebookFailed,
+    dark_variant,
+    execution_key,
+    find,
+    read,
+)
 
 HEADER = textwrap.dedent("""\
     ---
@@ -129,15 +137,58 @@ def test_a_failing_cell_fails_the_execution_and_shows_the_error(cache, project):
     assert cache.executions == 1, "the other languages report the same failure, not rerun it"
 
 
+PARAMETERS = '```python tags=["parameters"]\ndark = False\n```\n\n'
+SAYS_WHICH = 'print("dark" if dark else "light")'
+DARK_GREY = b"\x1e"
+
+
+def with_parameters(text: str) -> str:
+    """A notebook page whose first code cell is its parameters cell."""
+    return text.replace("## Run it {#run}\n\n", "## Run it {#run}\n\n" + PARAMETERS)
+
+
+def test_the_dark_execution_sets_its_parameter_after_the_parameters_cell(project):
+    path = project / "docs" / "notebook.md"
+    path.write_text(with_parameters(notebook_text("Notebook", SAYS_WHICH)))
+    notebook = read(path)
+    dark = dark_variant(notebook)
+    index = next(i for i, cell in enumerate(notebook.cells)
+                 if "parameters" in cell.metadata.get("tags", []))
+    assert dark.cells[index + 1].source.startswith("dark = True")
+    assert len(dark.cells) == len(notebook.cells) + 1
+    assert dark_variant(read(project / "docs" / "notebook.uk.md")) is None, "no parameters cell"
+    path.write_text(with_parameters(with_parameters(notebook_text("Notebook"))))
+    with pytest.raises(ValueError, match="2 cells tagged"):
+        dark_variant(read(path))
+
+
+def test_each_execution_has_a_dark_twin_whose_outputs_line_up(cache, project):
+    docs = project / "docs"
+    for path in find(docs):
+        path.write_text(with_parameters(notebook_text("Notebook", SAYS_WHICH)))
+    cache.start(find(docs))
+    assert cache.executions == 1, "the twin belongs to the same execution"
+    light, dark = cache.result(docs / "notebook.sv.md"), cache.dark_result(docs / "notebook.sv.md")
+    assert [cell.source for cell in light.cells] == [cell.source for cell in dark.cells]
+    assert light.cells[-1].outputs[0]["text"] == "light\n"
+    assert dark.cells[-1].outputs[0]["text"] == "dark\n"
+
+
+def test_without_a_parameters_cell_there_is_no_dark_twin(cache, project):
+    cache.start(find(project / "docs"))
+    assert cache.dark_result(project / "docs" / "notebook.md") is None
+
+
 # ---------------------------------------------------------------------------
 # The page
 # ---------------------------------------------------------------------------
 
-def png(width: int, height: int) -> bytes:
+def png(width: int, height: int, grey: bytes = b"\xff") -> bytes:
+    """A WIDTH x HEIGHT PNG of one grey level."""
     def chunk(kind: bytes, data: bytes) -> bytes:
         return (struct.pack(">I", len(data)) + kind + data
                 + struct.pack(">I", zlib.crc32(kind + data)))
-    raw = b"".join(b"\0" + b"\xff" * width * 3 for _ in range(height))
+    raw = b"".join(b"\0" + grey * width * 3 for _ in range(height))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height,
                                                                8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
@@ -161,13 +212,13 @@ def executed_notebook(alt: str | None = "A white square") -> nbformat.NotebookNo
         picture, printing])
 
 
-def rendered_by_mkdocs_jupyter(notebook, page_path: str, tmp_path):
+def rendered_by_mkdocs_jupyter(notebook, page_path: str, tmp_path, dark=None):
     """The page's HTML and table of contents as mkdocs-jupyter makes them from the
     notebook the build hands it (its defaults, as mkdocs.yml leaves them)."""
     from mkdocs_jupyter.convert import nb2html
     from mkdocs_jupyter.plugin import get_nb_toc
 
-    path = notebook_page.write(notebook, page_path, tmp_path / "page.ipynb")
+    path = notebook_page.write(notebook, page_path, tmp_path / "page.ipynb", dark)
     page_html = nb2html(str(path), execute=False, theme="", allow_errors=False,
                         include_requirejs=False, custom_mathjax_url="")
     return page_html, get_nb_toc(str(path), 6)[0]
@@ -190,6 +241,42 @@ def test_the_page_is_the_notebook_without_front_matter_or_ids_and_with_site_link
     image = page.cells[-2].outputs[0]
     assert image.metadata.filenames["image/png"] == \
         f"../../run/notebook/{notebook_page.image_name(png(4, 3))}"
+
+
+def dark_twin_of(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """NOTEBOOK as its dark execution would give it: each image another PNG."""
+    dark = copy.deepcopy(notebook)
+    for cell in dark.cells:
+        for output in cell.get("outputs", []):
+            if "image/png" in output.get("data", {}):
+                output.data["image/png"] = base64.b64encode(png(4, 3, DARK_GREY)).decode()
+    return dark
+
+
+def test_each_image_is_followed_by_its_dark_twin_marked_for_the_colour_schemes(tmp_path):
+    notebook = on_the_site_only(executed_notebook())
+    dark = dark_twin_of(notebook)
+    page = notebook_page.page_notebook(notebook, "notebook/", dark)
+    day, night = page.cells[-2].outputs
+    assert day.metadata.filenames["image/png"] == \
+        f"../run/notebook/{notebook_page.image_name(png(4, 3))}#only-light"
+    assert night.metadata.filenames["image/png"] == \
+        f"../run/notebook/{notebook_page.image_name(png(4, 3, DARK_GREY))}#only-dark"
+    assert night.output_type == day.output_type
+    page_html, toc = rendered_by_mkdocs_jupyter(notebook, "notebook/", tmp_path, dark)
+    done = notebook_page.finish(page_html, toc, notebook, "notebook/", dark)
+    assert len(re.findall(r'<img alt="A white square"[^>]* src="[^"]*#only-(?:light|dark)"',
+                          done)) == 2
+    written = notebook_page.write_images(dark, tmp_path / "images")
+    assert [path.read_bytes() for path in written] == [png(4, 3, DARK_GREY)]
+
+
+def test_a_dark_execution_with_other_images_fails():
+    notebook = executed_notebook()
+    dark = dark_twin_of(notebook)
+    dark.cells[-2].outputs = []
+    with pytest.raises(notebook_page.PageError, match="dark twin"):
+        notebook_page.page_notebook(notebook, "notebook/", dark)
 
 
 def test_an_image_without_alt_text_fails():
