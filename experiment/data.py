@@ -43,9 +43,9 @@ fixed_keys = torch.tensor([
 
 
 class Batch(NamedTuple):
-    latents: torch.Tensor  # (S, n, 1 + K, 9): per seed, request then K records, query scaled
+    latents: torch.Tensor  # (S, n, 1 + J, 9): per seed, request then J records, query scaled
     request: torch.Tensor  # (S, n, 9) mixed
-    records: torch.Tensor  # (S, n, K, 9) mixed
+    records: torch.Tensor  # (S, n, J, 9) mixed
     target: torch.Tensor  # (S, n, 3)
 
 
@@ -75,8 +75,8 @@ def teacher(latents: torch.Tensor, keys: torch.Tensor = fixed_keys) -> torch.Ten
 
 
 def mix(latents: torch.Tensor, R: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """What the model sees of (possibly edited) latents (..., 1 + K, 9), as
-    draw_examples mixes them: the request (..., 9) and the records (..., K, 9)."""
+    """What the model sees of (possibly edited) latents (..., 1 + J, 9), as
+    draw_examples mixes them: the request (..., 9) and the records (..., J, 9)."""
     x = latents @ R
     # Contiguous copies: the model's matmuls on strided slices would copy every step.
     return x[..., 0, :].contiguous(), x[..., 1:, :].contiguous()
@@ -92,7 +92,7 @@ def draw_examples(rngs: list[np.random.Generator], n: int, R: torch.Tensor,
         rng.standard_normal(out=z)                          # per key, from the seed's stream
     latents[..., QUERY] *= query_scale      # every input's query latents: sharper attention
     x = latents @ R                         # x = zR for the request and every record
-    request, records = x[..., 0, :], x[..., 1:, :]   # (S, n, 9), (S, n, K, 9)
+    request, records = x[..., 0, :], x[..., 1:, :]   # (S, n, 9), (S, n, J, 9)
     target = teacher(latents, keys)         # (S, n, 3)
     # --8<-- [end:data]
     return Batch(latents, request.contiguous(), records.contiguous(), target)

@@ -1,6 +1,6 @@
 """Edits of the known latent features: what the interventions do to an example.
 
-Each takes latents z of shape (..., 1 + K, 9), the request then K records, and
+Each takes latents z of shape (..., 1 + J, 9), the request then J records, and
 returns an edited copy; the caller re-mixes it with the same R (data.mix) and
 compares predictions, or the student's prediction with the teacher's target
 for the same edited latents. measure.py, the notebook and the tests share them.

@@ -52,8 +52,8 @@ def responses(student: Student, R: torch.Tensor) -> tuple[torch.Tensor, torch.Te
 
 
 def score_map(query_response: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-    """The map from the request's latents to its K scores, (..., 9, K), centred across
-    keys: softmax ignores a constant shared by all K scores."""
+    """The map from the request's latents to its J scores, (..., 9, J), centred across
+    keys: softmax ignores a constant shared by all J scores."""
     scores = query_response @ keys.mT / 3**0.5
     return scores - scores.mean(dim=-1, keepdim=True)
 
@@ -94,8 +94,8 @@ def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float
 
 def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float]:
     """1 - R² of one seed's three query coordinates q (n, 3), against the request's
-    query latents, and of its three value coordinates V (n, K, 3), against the
-    records' payload latents, all records pooled; z (n, 1 + K, 9) are its latents."""
+    query latents, and of its three value coordinates V (n, J, 3), against the
+    records' payload latents, all records pooled; z (n, 1 + J, 9) are its latents."""
     pairs = [(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]
     pairs += [(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
     return [unexplained_fraction(learned, intended) for learned, intended in pairs]
@@ -103,7 +103,7 @@ def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float
 
 @torch.no_grad()
 def predict(student: Student, latents: torch.Tensor, R: torch.Tensor) -> torch.Tensor:
-    """The student's prediction (S, n, 3) for (possibly edited) latents (S, n, 1 + K, 9)."""
+    """The student's prediction (S, n, 3) for (possibly edited) latents (S, n, 1 + J, 9)."""
     return student(*mix(latents, R))
 
 
@@ -152,7 +152,7 @@ def measure(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
     score_map_error = largest(score_map(query_response, student.keys)
                               - score_map(INTENDED_QUERY, keys))
     heldout_mse = mse(predict(student, heldout.latents, R), heldout.target)
-    uniform = heldout.latents[..., 1:, PAYLOAD].mean(dim=-2)  # true payloads, weights 1/K
+    uniform = heldout.latents[..., 1:, PAYLOAD].mean(dim=-2)  # true payloads, weights 1/J
     uniform_mse = mse(uniform, heldout.target)
     intervened = intervene(student, heldout, R, shift, keys)
     q, V = student.queries(heldout.request), student.values(heldout.records)

@@ -25,8 +25,8 @@ class Student(nn.Module):
         super().__init__()
         self.W_Q = nn.Parameter(W_Q)  # (S, 9, 3): mixed input → query, one map per seed
         self.W_V = nn.Parameter(W_V)  # (S, 9, 3): mixed input → value
-        # Fixed keys (K, 3) are a constant shared by every seed; learned keys are a
-        # parameter of their own per seed, (S, K, 3).
+        # Fixed keys (J, 3) are a constant shared by every seed; learned keys are a
+        # parameter of their own per seed, (S, J, 3).
         self.keys = nn.Parameter(keys) if learn_keys else keys
 
     # --8<-- [start:forward]
@@ -36,15 +36,15 @@ class Student(nn.Module):
     def values(self, records):
         # Every record of a seed times that seed's W_V, as one product per seed (records
         # @ W_V.unsqueeze(1) would copy W_V for each example: a third slower to train).
-        return torch.einsum("sbki,sic->sbkc", records, self.W_V)   # (S, B, K, 9) → (S, B, K, 3)
+        return torch.einsum("sbji,sic->sbjc", records, self.W_V)   # (S, B, J, 9) → (S, B, J, 3)
 
     def attention(self, request):
-        scores = self.queries(request) @ self.keys.mT / 3**0.5   # (S, B, K)
-        return torch.softmax(scores, dim=-1)             # weights over the K records
+        scores = self.queries(request) @ self.keys.mT / 3**0.5   # (S, B, J)
+        return torch.softmax(scores, dim=-1)             # weights over the J records
 
     def forward(self, request, records):
-        A = self.attention(request)                      # (S, B, K)
-        V = self.values(records)                         # (S, B, K, 3)
+        A = self.attention(request)                      # (S, B, J)
+        V = self.values(records)                         # (S, B, J, 3)
         return (A.unsqueeze(-1) * V).sum(dim=-2)         # (S, B, 3): the prediction
     # --8<-- [end:forward]
 
@@ -60,8 +60,8 @@ def mse(prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 def initial_student(rngs: list[np.random.Generator], scale: float,
                     keys: torch.Tensor = fixed_keys, learn_keys: bool = False) -> Student:
     """Small random W_Q and W_V for each seed, drawn from that seed's generator in
-    `rngs` (see Config.init_scale for why). With learn_keys, `keys` (S, K, 3) are the
-    initial keys; otherwise the fixed keys (K, 3)."""
+    `rngs` (see Config.init_scale for why). With learn_keys, `keys` (S, J, 3) are the
+    initial keys; otherwise the fixed keys (J, 3)."""
     def draw(rng):  # W_Q, then W_V, from one seed's generator
         return [torch.from_numpy(rng.standard_normal((9, 3))) * scale for _ in range(2)]
 

@@ -48,7 +48,7 @@ def train_step(student: Student, optimizer: torch.optim.Optimizer, request: torc
 def batches(rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
             keys: torch.Tensor = data.fixed_keys) -> Iterator[tuple[torch.Tensor, ...]]:
     """config.steps fresh batches, one per seed generator in `rngs`: request (S, B, 9),
-    records (S, B, K, 9), target (S, B, 3)."""
+    records (S, B, J, 9), target (S, B, 3)."""
     B = config.batch_size
     for first_step in range(0, config.steps, STEPS_PER_DRAW):
         steps_here = min(STEPS_PER_DRAW, config.steps - first_step)

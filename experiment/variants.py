@@ -23,8 +23,8 @@ from experiment.model import Student, initial_student
 
 
 class Variant(NamedTuple):
-    keys: torch.Tensor  # (K, 3): the teacher's keys, one record per key; the student's too
-    learn_keys: bool  # ... unless it learns K keys of its own
+    keys: torch.Tensor  # (J, 3): the teacher's keys, one record per key; the student's too
+    learn_keys: bool  # ... unless it learns J keys of its own
 
 
 VARIANTS = {
@@ -41,7 +41,7 @@ def student_for(variant: Variant, config: Config, rngs: list[np.random.Generator
         keys = torch.stack([
             torch.from_numpy(data.generator(seed, "keys").standard_normal(variant.keys.shape))
             for seed in config.seeds
-        ]) * config.key_init_scale  # (S, K, 3)
+        ]) * config.key_init_scale  # (S, J, 3)
     return initial_student(rngs, config.init_scale, keys, variant.learn_keys)
 
 
@@ -49,7 +49,7 @@ def particulars(variant: Variant, student: Student, R: torch.Tensor) -> list[dic
     """What only this variant measures, one dict per seed (empty for the main one)."""
     query_response, _ = measure.responses(student, R)
     if variant.learn_keys:
-        learned_keys = student.keys.detach()  # (S, K, 3)
+        learned_keys = student.keys.detach()  # (S, J, 3)
         # Non-zero: the student's query coordinates are an invertible mix of the intended ones.
         determinants = torch.linalg.det(query_response[:, data.QUERY])  # (S,)
         return [{"keys": keys.tolist(), "query_block_determinant": float(determinant)}

@@ -109,13 +109,18 @@ def _localise(text: str, language: str) -> str:
                            ord("."): DECIMAL_SIGN[language], ord("-"): MINUS})
 
 
+SCIENTIFIC_RANGE = {"en": " to "}  # the others keep a dash between thin spaces
+
+
 def format_range(low, high, style: str, language: str) -> str:
     """'0.139–0.153', or one number when both ends print the same."""
     low_text, high_text = (format_value(v, style, language) for v in (low, high))
     if low_text == high_text:
         return low_text
-    # Between two scientific numbers a bare dash would bind to the exponent.
-    dash = "\u2009\u2013\u2009" if "×" in low_text + high_text else "\u2013"
+    # Between two scientific numbers a bare dash would bind to the exponent, and even a
+    # spaced one reads as a minus sign after a negative power; English says "to".
+    scientific = "×" in low_text + high_text
+    dash = SCIENTIFIC_RANGE.get(language, "\u2009\u2013\u2009") if scientific else "\u2013"
     return f"{low_text}{dash}{high_text}"
 
 

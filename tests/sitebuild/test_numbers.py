@@ -81,6 +81,12 @@ def test_a_range_collapses_when_both_ends_print_the_same():
     assert format_range(0.1391, 0.1392, "fix3", "en") == "0.139"
 
 
+def test_a_range_of_scientific_numbers_cannot_read_as_a_minus_sign():
+    low, high = "9\u00a0×\u00a010⁻³²", "4\u00a0×\u00a010⁻³¹"
+    assert format_range(9e-32, 4e-31, "sci1", "en") == f"{low} to {high}"
+    assert format_range(9e-32, 4e-31, "sci1", "sv") == f"{low}\u2009–\u2009{high}"
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("value", "style"), [
     (1.304e-31, "sci3"), (0.3324, "fix3"), (-12345.5, "fix1"), (0.75, "sig2"), (4096, "int"),
