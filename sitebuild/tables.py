@@ -9,74 +9,53 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sitebuild.values import render
+from sitebuild.values import lookup, render
 
 
-def _seed(i: int, key: str) -> str:
-    return f"experiment.seeds.{i}.{key}"
+def _per_seed(values, language: str, model: str,
+              columns: list[tuple[str, str, str]]) -> list[list[str]]:
+    """One row per seed of MODEL ("experiment", or "experiment.variants.NAME"), one cell
+    per (kind, key, style) of COLUMNS, read from that seed's results."""
+    return [[render(kind, values, f"{model}.seeds.{i}.{key}", style, language)
+             for kind, key, style in columns]
+            for i in range(len(lookup(values, f"{model}.seeds")))]
 
 
 def heldout(values, language: str) -> list[list[str]]:
     """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R² (as SSE/SST),
     largest |response − intended| over both maps."""
-    return [
-        [
-            render("num", values, _seed(i, "seed"), "int", language),
-            render("num", values, _seed(i, "heldout_mse"), "sci2", language),
-            render("num", values, _seed(i, "uniform_attention_mse"), "fix3", language),
-            render("num", values, _seed(i, "max_unexplained"), "sci1", language),
-            render("num", values, _seed(i, "max_response_error"), "sci1", language),
-        ]
-        for i in range(len(values["experiment"]["seeds"]))
-    ]
+    return _per_seed(values, language, "experiment", [
+        ("num", "seed", "int"), ("num", "heldout_mse", "sci2"),
+        ("num", "uniform_attention_mse", "fix3"), ("num", "max_unexplained", "sci1"),
+        ("num", "max_response_error", "sci1")])
 
 
 def interventions(values, language: str) -> list[list[str]]:
     """Per seed: seed, erase-query MSEs, erase-payload MSEs, shift change."""
-    return [
-        [
-            render("num", values, _seed(i, "seed"), "int", language),
-            render("vec", values, _seed(i, "interventions.erase_query"), "fix3", language),
-            render("vec", values, _seed(i, "interventions.erase_payload"), "fix3", language),
-            # sci2: with one significant digit a printed value can be a third off (1.5 → 2).
-            render("num", values, _seed(i, "interventions.shift_irrelevant"), "sci2",
-                   language),
-        ]
-        for i in range(len(values["experiment"]["seeds"]))
-    ]
-
-
-def _variant_seed(variant: str, i: int, key: str) -> str:
-    return f"experiment.variants.{variant}.seeds.{i}.{key}"
+    return _per_seed(values, language, "experiment", [
+        ("num", "seed", "int"), ("vec", "interventions.erase_query", "fix3"),
+        ("vec", "interventions.erase_payload", "fix3"),
+        # sci2: with one significant digit a printed value can be a third off (1.5 → 2).
+        ("num", "interventions.shift_irrelevant", "sci2")])
 
 
 def learned_keys(values, language: str) -> list[list[str]]:
     """Per seed of the learned-keys student: seed, held-out MSE, determinant of the
     query block of R @ W_Q, largest |R @ W_V − intended|, score-map error."""
-    def cell(i: int, key: str, style: str) -> str:
-        return render("num", values, _variant_seed("learned_keys", i, key), style, language)
-
-    return [
-        [cell(i, "seed", "int"), cell(i, "heldout_mse", "sci1"),
-         cell(i, "query_block_determinant", "fix2"), cell(i, "response_error.value", "sci1"),
-         cell(i, "score_map_error", "sci1")]
-        for i in range(len(values["experiment"]["variants"]["learned_keys"]["seeds"]))
-    ]
+    return _per_seed(values, language, "experiment.variants.learned_keys", [
+        ("num", "seed", "int"), ("num", "heldout_mse", "sci1"),
+        ("num", "query_block_determinant", "fix2"), ("num", "response_error.value", "sci1"),
+        ("num", "score_map_error", "sci1")])
 
 
 def three_keys(values, language: str) -> list[list[str]]:
     """Per seed of the three-keys student: seed, held-out MSE, largest |R @ W_Q −
     intended|, largest departure outside the invisible direction, change of prediction
     after the shift."""
-    def cell(i: int, key: str, style: str) -> str:
-        return render("num", values, _variant_seed("three_keys", i, key), style, language)
-
-    return [
-        [cell(i, "seed", "int"), cell(i, "heldout_mse", "sci1"),
-         cell(i, "response_error.query", "fix2"), cell(i, "visible_departure", "sci1"),
-         cell(i, "interventions.shift_irrelevant", "sci1")]
-        for i in range(len(values["experiment"]["variants"]["three_keys"]["seeds"]))
-    ]
+    return _per_seed(values, language, "experiment.variants.three_keys", [
+        ("num", "seed", "int"), ("num", "heldout_mse", "sci1"),
+        ("num", "response_error.query", "fix2"), ("num", "visible_departure", "sci1"),
+        ("num", "interventions.shift_irrelevant", "sci1")])
 
 
 def value_contributions(values, language: str) -> list[list[str]]:
