@@ -19,7 +19,8 @@ PNG_DPI = 150
 THEMES = {
     "": {"background": "#ffffff", "ink": "#1f1f1f", "grid": "#dddddd",
          "scaled": "#0072B2", "unscaled": "#D55E00", "reference": "#6b6b6b"},
-    "-dark": {"background": "#1e2129", "ink": "#e2e4e9", "grid": "#3a3f4b",
+    # Material's slate background, as in experiment/figures.py: no frame on a dark page.
+    "-dark": {"background": "#1e2029", "ink": "#e2e4e9", "grid": "#3a3f4b",
               "scaled": "#56B4E9", "unscaled": "#E69F00", "reference": "#9a9ea8"},
 }
 

@@ -49,6 +49,7 @@ from provenance.source import source_hash
 IMPORTED_PACKAGE = "experiment"  # what the notebook imports; part of its key
 PARAMETERS_TAG = "parameters"  # the cell after which the dark execution sets its own
 DARK_PARAMETERS = "dark = True  # injected by the site's build: the figures' dark twins"
+INJECTED_TAG = "injected-parameters"  # papermill's tag for the cell it adds
 TIMEOUT = 600  # seconds per cell: one seed trains in seconds, so this means hung
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -99,7 +100,7 @@ def dark_variant(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode | Non
         return None
     variant = copy.deepcopy(notebook)
     variant.cells.insert(index + 1, nbformat.v4.new_code_cell(
-        DARK_PARAMETERS, metadata={"tags": ["injected-parameters"]}))
+        DARK_PARAMETERS, metadata={"tags": [INJECTED_TAG]}))
     return variant
 
 
@@ -108,7 +109,7 @@ def without_injected(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     line up with the source's again."""
     result = copy.deepcopy(notebook)
     result.cells = [cell for cell in result.cells
-                    if "injected-parameters" not in cell.get("metadata", {}).get("tags", [])]
+                    if INJECTED_TAG not in cell.get("metadata", {}).get("tags", [])]
     return result
 
 
