@@ -149,8 +149,8 @@ def _span(build: Build, begin: str, end: str) -> float:
 
 
 def _execution_time(build: Build) -> float:
-    """The notebook's execution, as sitebuild.notebooks logs it: the longer of its two
-    (the published one and its dark twin's), which run in parallel."""
+    """The notebook's execution, its dark twin's included (one after the other, in one
+    kernel), as sitebuild.notebooks logs it; the longest, if several codes ran."""
     return max((float(m[1]) for line in build.lines
                 if (m := re.search(r"Notebook executed in ([0-9.]+) s", line))), default=0.0)
 
