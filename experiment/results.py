@@ -80,8 +80,9 @@ def train_variant(config: Config, variant: Variant, R: torch.Tensor,
                   snapshots: bool) -> train.Trained:
     rngs = [data.generator(seed, "training") for seed in config.seeds]
     student = student_for(variant, config, rngs)
-    steps = config.recorded_snapshot_steps() if snapshots else ()
-    return train.train(student, rngs, config, R, variant.keys, tuple(steps))
+    # Step 0 always: where every student started (variants.particulars reads it).
+    steps = {0, *(config.recorded_snapshot_steps() if snapshots else ())}
+    return train.train(student, rngs, config, R, variant.keys, tuple(sorted(steps)))
 
 
 def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
@@ -96,7 +97,7 @@ def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
         {"seed": seed, "W_Q": W_Q.tolist(), "W_V": W_V.tolist(), **seed_measured, **seed_extra}
         for seed, W_Q, W_V, seed_measured, seed_extra in zip(
             config.seeds, student.W_Q.detach(), student.W_V.detach(), measured,
-            particulars(variant, student, R), strict=True)
+            particulars(variant, student, R, trained.snapshots[0][0]), strict=True)
     ]
 
 

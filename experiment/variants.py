@@ -45,8 +45,10 @@ def student_for(variant: Variant, config: Config, rngs: list[np.random.Generator
     return initial_student(rngs, config.init_scale, keys, variant.learn_keys)
 
 
-def particulars(variant: Variant, student: Student, R: torch.Tensor) -> list[dict]:
-    """What only this variant measures, one dict per seed (empty for the main one)."""
+def particulars(variant: Variant, student: Student, R: torch.Tensor,
+                initial_W_Q: torch.Tensor) -> list[dict]:
+    """What only this variant measures, one dict per seed (empty for the main one);
+    `initial_W_Q` (S, 9, 3) is where the student started."""
     query_response, _ = measure.responses(student, R)
     if variant.learn_keys:
         learned_keys = student.keys.detach()  # (S, J, 3)
@@ -58,5 +60,9 @@ def particulars(variant: Variant, student: Student, R: torch.Tensor) -> list[dic
     if len(directions) == 0:
         return [{} for _ in query_response]
     along, elsewhere = measure.departure(query_response, directions)
-    return [{"invisible_departure": a.flatten().tolist(), "visible_departure": e}
-            for a, e in zip(along, elsewhere, strict=True)]
+    # Where the untrained map stood along the same direction: the loss never pulls it
+    # there, so how far training moved it is Adam's doing (the article says so).
+    along_at_start, _ = measure.departure(R @ initial_W_Q, directions)
+    return [{"invisible_departure": a.flatten().tolist(), "visible_departure": e,
+             "initial_invisible_departure": a0.flatten().tolist()}
+            for a, e, a0 in zip(along, elsewhere, along_at_start, strict=True)]

@@ -384,36 +384,27 @@ def three_keys_shift_leaves_prediction_unchanged(values) -> str:
                    f"(needs < {FLOAT_PRECISION_MSE:g})")
 
 
-def _departure_at_start(values) -> list[float]:
-    """Seed 0's initial R @ W_Q (the main student's snapshot at step 0, from which every
-    student of that seed starts) minus the intended map, along the invisible direction."""
-    snapshots = value(values, "experiment.snapshots")
-    direction = value(values, "experiment.variants.three_keys.invisible_direction")
-    start = snapshots["query_response"][0]
-    return [sum((x - (1.0 if row == column else 0.0)) * u
-                for column, (x, u) in enumerate(zip(coefficients, direction, strict=True)))
-            for row, coefficients in enumerate(start)]
-
-
 def _departure_kept_from_start(values) -> None:
-    set_value(values, "experiment.variants.three_keys.seeds.0.invisible_departure",
-              _departure_at_start(values))
+    """One seed (the last) whose map stayed where it started: the claim is for every seed."""
+    seed = _seeds(values, "three_keys")[-1]
+    seed["invisible_departure"] = list(seed["initial_invisible_departure"])
 
 
 @claim(refute=_departure_kept_from_start)
 def three_keys_departure_is_not_its_start(values) -> str:
-    """With three keys, seed 0's departure along the invisible direction is not where its
+    """With three keys, no seed's departure along the invisible direction is where its
     maps started: on some payload or noise row it differs visibly from the initial one."""
-    snapshots = value(values, "experiment.snapshots")
-    seed = _seeds(values, "three_keys")[0]
-    start = _departure_at_start(values)
-    moved = max(abs(a - b) for a, b in zip(seed["invisible_departure"][3:], start[3:],
-                                           strict=True))
+    moved = {
+        seed["seed"]: max(abs(a - b) for a, b in zip(seed["invisible_departure"][3:],
+                                                    seed["initial_invisible_departure"][3:],
+                                                    strict=True))
+        for seed in _seeds(values, "three_keys")
+    }
     return require(
-        snapshots["seed"] == seed["seed"] and snapshots["steps"][0] == 0
-        and moved > VISIBLE_ENTRY,
-        f"seed {seed['seed']}: largest change along the invisible direction on a payload "
-        f"or noise row since step 0: {moved:.3g} (needs > {VISIBLE_ENTRY:g})",
+        min(moved.values()) > VISIBLE_ENTRY,
+        "largest change along the invisible direction on a payload or noise row since "
+        "step 0, per seed: " + ", ".join(f"seed {s}: {m:.3g}" for s, m in moved.items())
+        + f" (each needs > {VISIBLE_ENTRY:g})",
     )
 
 
