@@ -174,7 +174,7 @@ def clues_precede_the_ambiguous_word(values) -> str:
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.weights.5",
                                   [0.3, 0.1, 0.2, 0.1, 0.1, 0.2]))
 def bank_clue_gets_largest_weight(values) -> str:
-    shares, failures = {}, []
+    weights, failures = {}, []
     for language, number, s in _sentences(values):
         row = s["weights"][s["ambiguous"]]
         others = [w for j, w in enumerate(row) if j != s["clue"]]
@@ -183,8 +183,8 @@ def bank_clue_gets_largest_weight(values) -> str:
         if clue <= max(others) or clue <= 0.5 or not _close(clue, s["clue_weight"]):
             failures.append(f"{language}, sentence {number}: weights {row}, clue {s['clue']}")
         else:
-            shares[f"{language} {number}"] = round(row[s["clue"]], 3)
-    return require(not failures, "; ".join(failures) or f"the clue's attention weight: {shares}")
+            weights[f"{language} {number}"] = round(row[s["clue"]], 3)
+    return require(not failures, "; ".join(failures) or f"the clue's attention weight: {weights}")
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.h",

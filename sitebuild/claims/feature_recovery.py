@@ -80,6 +80,20 @@ def uniform_baseline_far_worse(values) -> str:
     )
 
 
+# The uniform-attention baseline weighs each of the J records 1/J, J being the number
+# of keys (experiment/measure.py): "one quarter" on the page.
+UNIFORM_WEIGHT = 1 / 4
+
+
+@claim(refute=lambda v: set_value(v, "experiment.fixed_keys",
+                                  value(v, "experiment.fixed_keys")[:3]))
+def uniform_weight_is_one_quarter(values) -> str:
+    keys = value(values, "experiment.fixed_keys")
+    return require(1 / len(keys) == UNIFORM_WEIGHT,
+                   f"{len(keys)} fixed keys, so {len(keys)} records, each weighed "
+                   f"1/{len(keys)} (needs {UNIFORM_WEIGHT:g})")
+
+
 @claim(refute=lambda v: set_value(v, "experiment.summary.max_unexplained.max", 1e-6))
 def r2_above_threshold(values) -> str:
     """Each learned coordinate follows its intended feature to floating-point precision:
@@ -348,6 +362,19 @@ def three_keys_departs_along_invisible_direction(values) -> str:
     )
 
 
+@claim(refute=lambda v: set_value(v, "experiment.variants.three_keys.invisible_direction",
+                                  [1.0, 0.0, 0.0]))
+def invisible_direction_is_c_c_minus_c(values) -> str:
+    """The invisible direction, and so every row of a departure along it, has two equal
+    entries and a third of the same size with the opposite sign: (c, c, −c)."""
+    u = value(values, "experiment.variants.three_keys.invisible_direction")
+    c = u[0]
+    worst = max(abs(u[1] - c), abs(u[2] + c))
+    return require(len(u) == 3 and abs(c) > VISIBLE_ENTRY and worst < FLOAT_PRECISION_ENTRY,
+                   f"invisible direction {[round(x, 6) for x in u]}: largest distance from "
+                   f"(c, c, −c) {worst:.3g} (needs < {FLOAT_PRECISION_ENTRY:g})")
+
+
 @claim(refute=lambda v: set_value(v, "experiment.variants.three_keys.summary.shift_irrelevant.max",
                                   1e-4))
 def three_keys_shift_leaves_prediction_unchanged(values) -> str:
@@ -379,3 +406,29 @@ def three_keys_departure_is_not_its_start(values) -> str:
         "step 0, per seed: " + ", ".join(f"seed {s}: {m:.3g}" for s, m in moved.items())
         + f" (each needs > {VISIBLE_ENTRY:g})",
     )
+
+
+# --- The run's files ----------------------------------------------------------------
+
+# The figures the page names, in its order, where it says what a run writes.
+NAMED_FIGURES = ("query_response", "value_response", "training_snapshots", "loss_curves",
+                 "learned_keys_query_responses", "three_keys_query_response")
+
+
+def _drop_last_figure(values) -> None:
+    last = NAMED_FIGURES[-1]
+    set_value(values, "experiment.files", [name for name in value(values, "experiment.files")
+                                           if not name.startswith(last)])
+
+
+@claim(refute=_drop_last_figure)
+def run_writes_the_six_named_figures(values) -> str:
+    """The run wrote results.json and the six figures the page names, each as SVG and
+    PNG and each with a dark twin, and nothing else."""
+    files = value(values, "experiment.files")
+    named = {"results.json"} | {f"{figure}{twin}.{fmt}" for figure in NAMED_FIGURES
+                                for twin in ("", "-dark") for fmt in ("svg", "png")}
+    return require(len(NAMED_FIGURES) == 6 and set(files) == named,
+                   f"files the run wrote that the page does not name: "
+                   f"{sorted(set(files) - named) or 'none'}; named but not written: "
+                   f"{sorted(named - set(files)) or 'none'}")

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from experiment.data import QUERY, mix, teacher
 from experiment.interventions import erase_payload, erase_query, shift_irrelevant
 from experiment.model import Student, mse
+from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE, SUBSTANTIAL_MSE
 from sitebuild.numbers import format_value
 from tests.project import LANGUAGES
 
@@ -153,14 +154,16 @@ def test_erasing_moves_the_prediction_as_the_teachers_target_and_the_shift_moves
     page, _ = open_site_page("en", "feature-recovery/")
     page.wait_for_selector(EXPLORER)
     untouched = state(page)
-    assert untouched["mse"] < 1e-20  # the trained student on an example it never saw
+    assert untouched["mse"] < FLOAT_PRECISION_MSE  # the student on an example it never saw
     erased = choose(page, erase_query_feature=0)
-    assert erased["mse"] > 1e-3  # away from the original target ...
-    assert erased["mseTeacher"] < 1e-20  # ... and onto the teacher's for the edited example
+    assert erased["mse"] > SUBSTANTIAL_MSE  # away from the original target ...
+    assert erased["mseTeacher"] < FLOAT_PRECISION_MSE  # ... onto the teacher's for the edit
     page.locator(f"{EXPLORER} button").nth(1).click()  # reset
     assert state(page)["edits"] == {"eraseQuery": None, "erasePayload": None, "shift": 0}
     shifted = choose(page, shift=run["results"]["config"]["shift"])
-    assert shifted["moved"] < 1e-20
+    assert shifted["moved"] < FLOAT_PRECISION_MSE
+    # Not the article's thresholds: the rounding of one float64 sum (the teacher ignores
+    # the shifted features) and the tolerance of this file's other comparisons.
     assert shifted["counterfactual"] == pytest.approx(untouched["target"], abs=1e-12)
     assert shifted["prediction"] == pytest.approx(untouched["prediction"], abs=1e-9)
 

@@ -5,6 +5,7 @@ import torch
 from experiment import data, interventions, measure
 from experiment.config import Config
 from experiment.data import NOISE, PAYLOAD, QUERY
+from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE, SUBSTANTIAL_MSE
 from tests.experiment.test_model import R, heldout, known_solution
 
 CONFIG = Config()
@@ -57,6 +58,7 @@ def test_an_exact_student_matches_the_teacher_under_every_edit():
     measured = measure.intervene(known_solution(seeds=2), examples, R, CONFIG.shift,
                                  data.fixed_keys)
     for name in ("erase_query_vs_teacher", "erase_payload_vs_teacher", "shift_irrelevant"):
-        assert (measured[name] < 1e-28).all(), name
+        assert (measured[name] < FLOAT_PRECISION_MSE).all(), name
     # ... while against the original target, erasing a used feature costs accuracy.
-    assert (measured["erase_query"] > 0.05).all() and (measured["erase_payload"] > 0.05).all()
+    for name in ("erase_query", "erase_payload"):
+        assert (measured[name] > SUBSTANTIAL_MSE).all(), name

@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
+from sitebuild.runs import computations
 from sitebuild.values import FORMATTERS, lookup, range_ends
 from tests.printed_numbers import parse_number
 from tests.project import LANGUAGES, PAGES, ROOT, page_file
@@ -109,10 +110,15 @@ def test_every_per_seed_table_shows_every_seed(site, values, language):
     assert shift and not any(span.find_parent("table") for span in shift)
 
 
-def test_published_results_are_a_fresh_run_of_the_current_code(values):
-    from experiment.results import source_hash
-
-    assert values["experiment"]["source_hash"] == source_hash()
+def test_the_printed_source_hash_is_the_run_caches_key(site, values):
+    """The build's cache keys the experiment's run on this hash: the run it published
+    recorded it, and every page that prints a hash prints its short form."""
+    key = next(c for c in computations(ROOT) if c.package == "experiment").source_hash()
+    assert values["experiment"]["source_hash"] == key
+    printed = [span.get_text() for language in LANGUAGES for page in PAGES
+               for span in soup(page_file(site, language, page)).select(
+                   'span.value[data-key="experiment.source_hash"]')]
+    assert printed and set(printed) == {key[:12]}
 
 
 def _section(path: str, section: str) -> str:
