@@ -15,7 +15,7 @@ ALL_EXTRAS = $(shell $(BIN)/python -c "import tomllib; \
 	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']))")
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup site serve notebook test test-fast lint bench bench-experiment bench-site lock clean
+.PHONY: setup site serve notebook screenshots test test-fast lint bench bench-experiment bench-site lock clean
 
 setup: $(STAMP)
 
@@ -56,10 +56,15 @@ $(NOTEBOOK_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test,notebook]"
 	touch $@
 
-## Every test: lint, experiment, site build, browser.
+## Screenshots of every page (languages, schemes, desktop and phone) in artifacts/screenshots/,
+## from a fresh build: for a person to look at.
+screenshots: site $(CHROMIUM)
+	$(BIN)/python tools/screenshots.py --site site --out artifacts/screenshots
+
+## Every test: lint, experiment, site build, browser (two pytest-xdist workers).
 test: setup $(CHROMIUM)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 ## Tests without the full run, the site builds and the browser.
 test-fast: setup

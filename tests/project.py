@@ -14,6 +14,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +24,10 @@ PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
 PROJECT_PARTS = ("docs", "experiment", "examples", "provenance", "sitebuild", "overrides",
                  "mkdocs.yml", "pyproject.toml")
+
+# Tests that build a project of their own (serve, failing builds): the suite starts
+# them first (tests/conftest.py), so that their minutes overlap everything else.
+OWN_BUILDS = pytest.mark.own_build
 
 
 def _mkdocs_build_command(site_dir: Path) -> list[str]:

@@ -3,6 +3,7 @@ every page in both colour schemes, recorded as a reader's browser sees it."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import threading
@@ -12,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.project import LANGUAGES, PAGES, ROOT
+from tests.project import LANGUAGES, PAGES
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -20,7 +21,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
 ]
 SCHEMES = ("light", "dark")
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -28,17 +28,26 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def server(site):
-    """The built site on http://127.0.0.1:PORT/, on a free port, stopped at the end."""
+@contextlib.contextmanager
+def serving(site: Path):
+    """SITE on http://127.0.0.1:PORT/, on a free port, stopped at the end."""
     handler = functools.partial(_QuietHandler, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """The built site, served for the session."""
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

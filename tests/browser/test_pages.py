@@ -1,6 +1,6 @@
 """Every page in every language and both colour schemes, as Chromium shows it: no
-error, no failed or foreign request, math on screen, no axe-core violation. A
-screenshot of each is kept in artifacts/screenshots/ for a person to look at."""
+error, no failed or foreign request, math on screen, no axe-core violation. (For a
+person to look at them: `make screenshots`, tools/screenshots.py.)"""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.conftest import (
-    SCREENSHOTS,
     all_visits,
     open_page,
     page_url,
@@ -49,12 +48,11 @@ AXE_START = """(options) => {
 
 @pytest.fixture(scope="session")
 def visits(browser, server):
-    """Open each page once per scheme; record traffic, math, axe results and a screenshot.
+    """Open each page once per scheme; record traffic, math and axe results.
 
     The eight visits of one language run side by side, each in its own context: they
     load together, and axe-core checks them together, which halves the suite's time
-    on two cores. Screenshots are taken one at a time."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    on two cores."""
     axe_script = Axe().axe_script
     recorded = {}
     for language in LANGUAGES:
@@ -76,7 +74,6 @@ def visits(browser, server):
                 "math": tab.evaluate(MATH_ON_SCREEN, RAW_TEX),
                 "axe": tab.evaluate("window.__axe"),
             }
-            tab.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
             tab.context.close()
     return recorded
 

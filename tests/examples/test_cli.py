@@ -3,36 +3,30 @@ nothing half-written when a write fails."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import torch
 
 import examples.__main__ as cli
 from examples.figures import FIGURES, THEMES
-from tests.project import ROOT, run_computation
+from tests.project import run_computation
 
 FIGURE_FILES = sorted(f"{name}{suffix}.{fmt}" for name in FIGURES for suffix in THEMES
                       for fmt in ("svg", "png"))
 
 
-def test_it_writes_the_examples_and_every_figure_in_both_schemes(tmp_path):
-    done = run_computation("examples", "--out", str(tmp_path / "new" / "folder"))
-    assert done.returncode == 0, done.stderr
-    written = sorted(p.name for p in (tmp_path / "new" / "folder").iterdir())
+def test_it_writes_the_examples_and_every_figure_in_both_schemes(examples_dir):
+    written = sorted(p.name for p in examples_dir.iterdir())
     assert written == sorted(["examples.json", *FIGURE_FILES])
 
 
-def test_two_runs_are_identical_byte_for_byte(tmp_path):
-    outs = [tmp_path / "a", tmp_path / "b"]
-    # Two fresh interpreters at once: nothing may depend on process state or timing.
-    runs = [subprocess.Popen([sys.executable, "-m", "examples", "--out", str(out)], cwd=ROOT,
-                             stderr=subprocess.PIPE, text=True) for out in outs]
-    for run in runs:
-        assert run.wait() == 0, run.stderr.read()
-        run.stderr.close()
+def test_a_second_run_into_a_new_folder_is_identical_byte_for_byte(examples_dir, tmp_path):
+    # Another fresh interpreter, later, into a folder it creates: nothing may depend on
+    # process state or timing.
+    out = tmp_path / "new" / "folder"
+    done = run_computation("examples", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in examples_dir.iterdir())
     for name in ["examples.json", *FIGURE_FILES]:
-        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+        assert (out / name).read_bytes() == (examples_dir / name).read_bytes(), name
 
 
 def test_an_unwritable_folder_is_a_clear_error(tmp_path):

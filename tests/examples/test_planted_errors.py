@@ -12,6 +12,7 @@ import torch
 import examples.__main__ as cli
 from examples import bank, causal_mask, heads, scaling, two_positions, value_swap
 from sitebuild import claims, heatmaps
+from tests.project import OWN_BUILDS
 from tests.site.test_failures import build_with_change
 
 
@@ -90,6 +91,7 @@ def test_a_causal_mask_that_no_longer_fits_the_sentence_stops_its_table(monkeypa
 
 
 @pytest.mark.slow
+@OWN_BUILDS
 def test_a_planted_parameter_stops_a_real_build_naming_claim_and_page(tmp_path):
     stderr = build_with_change(tmp_path, "examples/two_positions.py",
                                r"\(math\.log\(3\),\)", "(math.log(2.5),)")

@@ -6,20 +6,22 @@ import re
 
 import pytest
 
-from tests.project import copy_project, mkdocs_build
+from tests.project import OWN_BUILDS, copy_project, mkdocs_build
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, OWN_BUILDS]
 
 
-def build_with_change(tmp_path, path: str, pattern: str, replacement: str) -> str:
-    """Build a copy of the project with one edit in PATH; the build must fail and
-    publish nothing. Returns what it printed on stderr."""
+def build_with_change(tmp_path, path: str, pattern: str, replacement: str,
+                      also: tuple[str, ...] = ()) -> str:
+    """Build a copy of the project with one edit in PATH (and the same in each of ALSO);
+    the build must fail and publish nothing. Returns what it printed on stderr."""
     project = copy_project(tmp_path / "project")
-    source = project / path
-    text = source.read_text(encoding="utf-8")
-    changed, count = re.subn(pattern, replacement, text, count=1)
-    assert count == 1, f"{path} no longer matches {pattern!r}: update this test"
-    source.write_text(changed, encoding="utf-8")
+    for edited in (path, *also):
+        source = project / edited
+        text = source.read_text(encoding="utf-8")
+        changed, count = re.subn(pattern, replacement, text, count=1)
+        assert count == 1, f"{edited} no longer matches {pattern!r}: update this test"
+        source.write_text(changed, encoding="utf-8")
     site = tmp_path / "site"
     done = mkdocs_build(project, site)
     assert done.returncode != 0
