@@ -45,12 +45,17 @@ site: setup
 serve: setup
 	$(BIN)/mkdocs serve --livereload
 
-## Open the companion notebook (every language, in notebooks/) in JupyterLab, with
-## the project's environment. JupyterLab is an extra of its own: the site does not need it.
+## Open the companion notebook in JupyterLab, with the project's environment: every
+## language is written to notebooks/ and the English one opens, or the one of `lang`
+## (make notebook lang=uk). JupyterLab is an extra of its own: the site does not need it.
+# lang, not LANG: LANG is the locale, which make would take from the environment.
+lang ?= en
 NOTEBOOK_STAMP := $(VENV)/.notebook-installed
+NOTEBOOK = notebooks/notebook$(if $(filter-out en,$(lang)),.$(lang)).ipynb
 notebook: $(NOTEBOOK_STAMP)
 	$(BIN)/python -m sitebuild.notebook_download notebooks
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/notebook.ipynb
+	@test -f $(NOTEBOOK) || { echo "No notebook in the language lang=$(lang): en, uk or sv." >&2; exit 1; }
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(NOTEBOOK)
 
 $(NOTEBOOK_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test,notebook]"

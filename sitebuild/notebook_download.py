@@ -3,8 +3,9 @@
 It carries the outputs of the execution the page shows. What only makes sense on
 the site is taken out:
 
-- cells tagged ``site-only`` (the download link: a notebook does not link to
-  itself) and raw cells (the page's YAML front matter);
+- cells tagged ``site-only`` (the download link, and what only the page can
+  say: a notebook does not link to itself, and a copy from ``make notebook``
+  has no outputs) and raw cells (the page's YAML front matter);
 - the site's heading ids, ``## Title {#id}``, which Jupyter would print;
 - relative links, which would point nowhere outside the site: each becomes the
   absolute address of the published page, resolved against the page's URL
@@ -32,7 +33,7 @@ import nbformat
 import yaml
 
 SITE_ONLY = "site-only"
-HEADING_ID = re.compile(r"^(#{1,6} .*?)\s*\{#[\w-]+\}\s*$", re.MULTILINE)
+HEADING_ID = re.compile(r"^(#{1,6} .*?)[ \t]*\{#[\w-]+\}[ \t]*$", re.MULTILINE)
 MARKDOWN_LINK = re.compile(r"(\]\()([^)\s]+)")
 HTML_LINK = re.compile(r"""((?:href|src)=")([^"]+)""")
 

@@ -154,7 +154,8 @@ def test_the_download_links_to_the_published_pages_and_not_to_itself(site, langu
         if target.startswith(base):
             assert target.startswith(f"{base}{prefix}"), f"{target}: another language"
     assert "notebook.ipynb" not in text and not re.search(r"\{#[\w-]+\}", text)
-    assert "make notebook" in text, "the notebook says how to run it"
+    command = "make notebook" + ("" if language == "en" else f" lang={language}")
+    assert f"`{command}`" in text, "the notebook says which command opens it"
 
 
 def _numbers(text: str) -> list[Decimal]:

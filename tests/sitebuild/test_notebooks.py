@@ -8,6 +8,8 @@ import base64
 import copy
 import re
 import struct
+import subprocess
+import sys
 import textwrap
 import zlib
 
@@ -23,6 +25,7 @@ from sitebuild.notebooks import (
     find,
     read,
 )
+from tests.project import ROOT
 
 HEADER = textwrap.dedent("""\
     ---
@@ -332,6 +335,43 @@ def test_the_download_stands_on_its_own():
     assert "(https://example.org/a)" in text
     assert download.cells[-2].outputs == executed_notebook().cells[-2].outputs
     nbformat.validate(download)
+
+
+def markdown(notebook: nbformat.NotebookNode) -> str:
+    return "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+
+
+def test_make_notebook_writes_every_language_without_outputs_or_what_only_the_site_says(
+        tmp_path):
+    """`make notebook` runs `python -m sitebuild.notebook_download notebooks`, then opens
+    the notebook of `lang`: each one says which command opens it, and says nothing that
+    only the site page can (the download link, the outputs shown on the page)."""
+    subprocess.run([sys.executable, "-m", "sitebuild.notebook_download", str(tmp_path)],
+                   cwd=ROOT, check=True, capture_output=True)
+    sources = find(ROOT / "docs")
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
+        path.with_suffix(".ipynb").name for path in sources)
+    for source in sources:
+        language = source.suffixes[0][1:] if len(source.suffixes) > 1 else "en"
+        page = read(source)
+        site_only = [line.strip() for cell in page.cells
+                     if notebook_download.SITE_ONLY in cell.metadata.get("tags", [])
+                     for line in cell.source.splitlines() if line.strip()]
+        assert site_only, f"{source.name}: the page's own words are tagged site-only"
+        written = nbformat.read(tmp_path / source.with_suffix(".ipynb").name, as_version=4)
+        text = markdown(written)
+        for line in site_only:
+            assert line not in text, f"{source.name}: {line!r} is for the site only"
+        assert "notebook.ipynb" not in text and "\n\n\n" not in text
+        code = [cell for cell in written.cells if cell.cell_type == "code"]
+        assert code and all(not cell.outputs and cell.execution_count is None for cell in code)
+        command = ["make", "-n", "notebook"] + ([] if language == "en" else [f"lang={language}"])
+        assert f"`{' '.join(command).replace(' -n', '')}`" in text, \
+            f"{source.name} says how to open it"
+        opened = subprocess.run(command, cwd=ROOT, check=True, capture_output=True,
+                                text=True).stdout.splitlines()[-1]
+        assert opened.split()[:2] == [".venv/bin/jupyter", "lab"]
+        assert opened.endswith(f" notebooks/{source.with_suffix('.ipynb').name}"), opened
 
 
 def test_the_download_needs_an_absolute_site_url():
