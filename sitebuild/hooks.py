@@ -286,6 +286,20 @@ def on_page_context(context, page, config, nav):
     return context
 
 
+def on_post_template(output: str, template_name: str, config) -> str:
+    """404.html from the default language's build only.
+
+    A server has one 404 page, at the root, and every language's build writes
+    it there: left alone, the last language built (Swedish) is the one every
+    reader gets (mkdocs-static-i18n#284). MkDocs skips a template whose output
+    is empty, so the English page stays.
+    """
+    i18n = config.plugins["i18n"]
+    if template_name == "404.html" and i18n.current_language != i18n.default_language:
+        return ""
+    return output
+
+
 def on_build_error(error) -> None:
     """A failed build publishes nothing: no page with stale or partial numbers."""
     if not _build.serving and _build.site_dir:

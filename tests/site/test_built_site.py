@@ -148,6 +148,17 @@ def _local_target(site: Path, page: Path, href: str) -> tuple[Path, str]:
     return target, unquote(parts.fragment)
 
 
+def test_the_404_page_is_the_default_languages(site):
+    """One 404.html serves every address; each language's build writes one, and the
+    last (Swedish) used to overwrite the English."""
+    html = soup(site / "404.html")
+    top_level = dict(re.findall(r"^(site_name|site_description): (.+)$",
+                                (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.MULTILINE))
+    assert html.html["lang"] == "en"
+    assert html.title.get_text(strip=True) == top_level["site_name"]
+    assert html.select_one('meta[name="description"]')["content"] == top_level["site_description"]
+
+
 def test_no_broken_link_or_anchor(site):
     ids: dict[Path, set[str]] = {}
     broken = []
