@@ -20,7 +20,7 @@ SWAP = ((0.0, 1.0), (1.0, 0.0))  # swaps a head's two value columns: N = P
 
 # --8<-- [start:layer]
 def layer(X, W_Q, W_K, W_V, W_O):
-    """Every head on X side by side, concatenated, projected by W_O, added to X."""
+    """Every head on X in parallel, concatenated, projected by W_O, added to X."""
     heads = [head(X, W_Q[i], W_K[i], W_V[i], causal=True)["H"]   # each (n, d_v)
              for i in range(len(W_Q))]
     concatenated = torch.cat(heads, dim=-1)   # (n, heads · d_v)

@@ -93,9 +93,9 @@ def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float
 
 
 def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float]:
-    """1 - R² of one seed's three query coordinates q (n, 3), against the request's
-    query latents, and of its three value coordinates V (n, J, 3), against the
-    records' payload latents, all records pooled; z (n, 1 + J, 9) are its latents."""
+    """1 - R² of one seed's three query coordinates q (B, 3), against the request's
+    query latents, and of its three value coordinates V (B, J, 3), against the
+    records' payload latents, all records pooled; z (B, 1 + J, 9) are its latents."""
     pairs = [(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]
     pairs += [(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
     return [unexplained_fraction(learned, intended) for learned, intended in pairs]
@@ -103,7 +103,7 @@ def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float
 
 @torch.no_grad()
 def predict(student: Student, latents: torch.Tensor, R: torch.Tensor) -> torch.Tensor:
-    """The student's prediction (S, n, 3) for (possibly edited) latents (S, n, 1 + J, 9)."""
+    """The student's prediction (S, B, 3) for (possibly edited) latents (S, B, 1 + J, 9)."""
     return student(*mix(latents, R))
 
 

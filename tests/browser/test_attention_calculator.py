@@ -14,7 +14,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from examples import two_positions
-from sitebuild.numbers import format_vector
+from sitebuild.numbers import MINUS, format_value, format_vector
 from tests.project import LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -159,6 +159,44 @@ def test_dragging_a_point_in_the_plane_moves_that_representation(open_site_page,
     assert all(abs(v * 10 - round(v * 10)) < 1e-9 for v in moved["x"][1])
     assert_matches_python(moved)
     assert sliders(page).nth(2).input_value() == str(moved["x"][1][0])
+    assert traffic.console_errors == [] and traffic.page_errors == []
+
+
+def shown_cells(page) -> list[list[list[str]]]:
+    """The text of every table cell the calculator shows, table by table, row by row."""
+    return page.eval_on_selector_all(
+        f"{WIDGET} table.calculator__matrix",
+        "tables => tables.map(t => Array.from(t.tBodies[0].rows, row =>"
+        " Array.from(row.querySelectorAll('td'), cell => cell.textContent)))")
+
+
+def printed(value, language: str) -> str:
+    """A number, a vector, or a one-number vector (d_k = 1) as the calculator prints it."""
+    if isinstance(value, list):
+        return (printed(value[0], language) if len(value) == 1
+                else format_vector(value, "sig3", language))
+    return f"{MINUS}∞" if value == -math.inf else format_value(value, "sig3", language)
+
+
+def python_cells(x_1, x_2, temperature, causal, language: str) -> list[list[list[str]]]:
+    """What the calculator should print, from examples/two_positions.py: the vectors per
+    position, the five stages, position 2's a_2j v_j and h_2, and the head output H."""
+    head = {name: v.tolist() for name, v in
+            two_positions.worked_example(x_1, x_2, temperature, causal).items()}
+    X = [list(x_1), list(x_2)]
+    tables = [[[X[i], head["Q"][i], head["K"][i], head["V"][i]] for i in range(2)]]
+    tables += [head[name] for name in ("scores", "scaled", "masked", "exponentials", "weights")]
+    tables += [[*head["weighted"][1], head["H"][1]], head["H"]]
+    return [[[printed(value, language) for value in row] for row in table] for table in tables]
+
+
+@pytest.mark.parametrize("language", ("en", "uk"))
+def test_the_cells_a_reader_sees_are_the_python_heads_numbers(open_site_page, language):
+    page, traffic = open_site_page(language, "attention/")
+    page.wait_for_selector(WIDGET)
+    for x_1, x_2, temperature, causal in (SWEEP[2], SWEEP[3], SWEEP[6]):
+        set_inputs(page, x_1, x_2, temperature, causal)
+        assert shown_cells(page) == python_cells(x_1, x_2, temperature, causal, language)
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 

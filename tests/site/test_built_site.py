@@ -219,8 +219,50 @@ def test_no_page_names_another_host_even_in_an_inline_script(site):
 
 def test_results_and_figures_are_published_for_download(site):
     figures = ("query_response", "value_response", "loss_curves", "training_snapshots",
-               "learned_keys_query_responses", "three_keys_query_response")
+               "learned_keys_query_responses", "three_keys_query_response", "scaling")
     names = [f"{figure}{twin}.{kind}" for figure in figures for twin in ("", "-dark")
              for kind in ("svg", "png")]
     for name in ("results.json", "examples.json", *names):
         assert (site / "run" / name).stat().st_size > 0, name
+
+
+THEMES = ("only-light", "only-dark")  # Material shows each on its own scheme only
+
+
+def unpaired_figures(html: BeautifulSoup, page: Path) -> list[str]:
+    """Every #only-light image not followed by its #only-dark twin (the same alt text,
+    another existing file; for a run's figure NAME.svg, NAME-dark.svg), and every
+    #only-dark image that is no light one's twin."""
+    themed = [img for img in html.find_all("img") if urlsplit(img["src"]).fragment in THEMES]
+    problems, position = [], 0
+    while position < len(themed):
+        light, twin = themed[position], themed[position + 1:position + 2]
+        light_src = urlsplit(light["src"])
+        if light_src.fragment != "only-light":
+            problems.append(f"{light['src']}: a dark twin without its light figure before it")
+            position += 1
+            continue
+        dark_src = urlsplit(twin[0]["src"]) if twin else None
+        if dark_src is None or dark_src.fragment != "only-dark":
+            problems.append(f"{light['src']}: no #only-dark twin after it")
+            position += 1
+            continue
+        light_file, dark_file = (page.parent / unquote(s.path) for s in (light_src, dark_src))
+        stem = Path(light_src.path)
+        if not (light_file.is_file() and dark_file.is_file()) or dark_file == light_file:
+            problems.append(f"{light['src']}: it or its twin {twin[0]['src']} is missing, "
+                            "or they are one file")
+        elif "notebook" not in stem.parts and Path(dark_src.path).name != (
+                f"{stem.stem}-dark{stem.suffix}"):
+            problems.append(f"{light['src']}: its twin is {twin[0]['src']}, not {stem.stem}-dark")
+        if twin[0].get("alt") != light.get("alt"):
+            problems.append(f"{light['src']}: its dark twin has another alt text")
+        position += 2
+    return problems
+
+
+@pytest.mark.parametrize(("language", "page"), all_pages())
+def test_every_figure_has_its_dark_twin_and_every_twin_its_figure(site, language, page):
+    path = page_file(site, language, page)
+    problems = unpaired_figures(soup(path), path)
+    assert not problems, "\n".join(problems)

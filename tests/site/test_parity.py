@@ -1,11 +1,14 @@
 """The three language versions of a page have the same structure, so no translation
 can silently fall behind: same sections in the same order, and in each section the
-same computed values, claims, tables, listings, figures, formulas and admonitions."""
+same computed values, claims, tables, listings, figures, formulas and admonitions; the
+same ids (### and HTML ones too); and the same inline diagrams, labelled in the page's
+language."""
 
 from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -75,6 +78,86 @@ def test_translation_has_the_same_structure(page, translation):
                 f"{translated.name}, section '{section_id or 'top'}': {feature} differ:\n"
                 f"  missing: {dict(expected[feature] - found[feature])}\n"
                 f"  extra:   {dict(found[feature] - expected[feature])}")
+
+
+# An explicit id: `{#id}` (a heading's), `{: #id}` or `{ #id .class }` (an attribute
+# list), or an HTML `id="..."` (a diagram's title, patterns and markers).
+EXPLICIT_ID = re.compile(r'\{:?[ \t]*#(?P<id>[\w-]+)[^{}\n]*\}|\bid="(?P<html>[^"]+)"')
+
+
+def explicit_ids(text: str) -> list[str]:
+    return [m["id"] or m["html"] for m in EXPLICIT_ID.finditer(text)]
+
+
+@pytest.mark.parametrize("translation", TRANSLATIONS)
+@pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.stem)
+def test_every_id_that_others_link_to_exists_in_every_language(page, translation):
+    """Section ids are fixed because others link to them: ### ids (#learned-keys) and
+    ids outside headings included, in the same order."""
+    english = explicit_ids(page.read_text(encoding="utf-8"))
+    other = explicit_ids(page.with_suffix(f".{translation}.md").read_text(encoding="utf-8"))
+    assert other == english, (
+        f"{translation}: explicit ids differ from English:\n"
+        f"  missing: {sorted(set(english) - set(other))}\n"
+        f"  extra:   {sorted(set(other) - set(english))}")
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+INLINE_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+# Labels in words, translated on every page; the names and shapes (X, n × d_k, q)
+# are the notation, the same in every language.
+WORD_LABELS = {"hd-word", "sd-heading"}
+NOTATION_LABELS = {"hd-name", "hd-shape", "sd-letter"}
+
+
+def diagrams(text: str) -> list[ET.Element]:
+    """The page's inline SVG diagrams, parsed."""
+    return [ET.fromstring(m.group(0).replace("<svg", f"<svg xmlns='{SVG[1:-1]}'", 1))
+            for m in INLINE_SVG.finditer(text)]
+
+
+def labels(svg: ET.Element) -> list[tuple[set[str], str]]:
+    """Each <text> label's classes and its text, in drawing order."""
+    return [(set(e.get("class", "").split()), "".join(e.itertext()).strip())
+            for e in svg.iter(f"{SVG}text")]
+
+
+def drawing(svg: ET.Element) -> list[tuple[str, list]]:
+    """Everything but the words: each shape's tag and attributes."""
+    return [(e.tag, sorted(e.attrib.items())) for e in svg.iter()
+            if e.tag not in {f"{SVG}text", f"{SVG}tspan", f"{SVG}title"}]
+
+
+def title(svg: ET.Element) -> str:
+    found = svg.find(f"{SVG}title")
+    return "" if found is None else "".join(found.itertext()).strip()
+
+
+@pytest.mark.parametrize("translation", TRANSLATIONS)
+@pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.stem)
+def test_diagrams_are_the_same_drawing_with_labels_in_the_pages_language(page, translation):
+    english = diagrams(page.read_text(encoding="utf-8"))
+    translated = page.with_suffix(f".{translation}.md")
+    other = diagrams(translated.read_text(encoding="utf-8"))
+    assert len(other) == len(english), f"{translated.name}: the number of diagrams differs"
+    for number, (en_svg, svg) in enumerate(zip(english, other, strict=True), start=1):
+        where = f"{translated.name}, diagram {number}"
+        assert svg.get("role") == "img" and svg.get("aria-labelledby"), f"{where}: no role/label"
+        assert title(svg), f"{where}: no <title>, so a screen reader hears nothing"
+        assert svg.find(f"{SVG}title").get("id") == svg.get("aria-labelledby"), (
+            f"{where}: aria-labelledby does not name the <title>")
+        assert title(svg) != title(en_svg), f"{where}: the <title> is the English one"
+        assert drawing(svg) == drawing(en_svg), f"{where}: the drawing differs from English"
+        en_labels, found = labels(en_svg), labels(svg)
+        assert len(found) == len(en_labels), (
+            f"{where}: {len(found)} <text> labels, English has {len(en_labels)}")
+        for (en_classes, en_text), (classes, text) in zip(en_labels, found, strict=True):
+            assert classes == en_classes, f"{where}: label {text!r} is not {en_text!r}'s kind"
+            assert text, f"{where}: an empty label where English has {en_text!r}"
+            if classes & WORD_LABELS:
+                assert text != en_text, f"{where}: label {text!r} is not translated"
+            if classes & NOTATION_LABELS:
+                assert text == en_text, f"{where}: notation {text!r} differs from {en_text!r}"
 
 
 WIDGET_WORDS = re.compile(
