@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import os
 import re
 import struct
 import subprocess
@@ -140,6 +141,8 @@ def test_a_failing_cell_fails_the_execution_and_shows_the_error(cache, project):
     assert cache.executions == 1, "the other languages report the same failure, not rerun it"
 
 
+# What make passes on to a make that it runs.
+SUB_MAKE = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"}
 PARAMETERS = '```python tags=["parameters"]\ndark = False\n```\n\n'
 SAYS_WHICH = 'print("dark" if dark else "light")'
 DARK_GREY = b"\x1e"
@@ -368,8 +371,11 @@ def test_make_notebook_writes_every_language_without_outputs_or_what_only_the_si
         command = ["make", "-n", "notebook"] + ([] if language == "en" else [f"lang={language}"])
         assert f"`{' '.join(command).replace(' -n', '')}`" in text, \
             f"{source.name} says how to open it"
-        opened = subprocess.run(command, cwd=ROOT, check=True, capture_output=True,
-                                text=True).stdout.splitlines()[-1]
+        # As a reader's shell runs it, not as a sub-make of `make test` (which would
+        # print make[1]'s directory lines and pass on its flags).
+        shell = {k: v for k, v in os.environ.items() if k not in SUB_MAKE}
+        opened = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True,
+                                env=shell).stdout.splitlines()[-1]
         assert opened.split()[:2] == [".venv/bin/jupyter", "lab"]
         assert opened.endswith(f" notebooks/{source.with_suffix('.ipynb').name}"), opened
 
