@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -75,10 +76,13 @@ class SharedBuild:
         partial.write_text(json.dumps({"code": code, "output": output}))
         partial.replace(self._result)  # whole, or not there
 
-    def wait(self) -> tuple[int, str]:
+    def wait(self, timeout: float = 900) -> tuple[int, str]:
         """The build's exit code and output, once it has ended (in whichever worker)."""
+        deadline = time.monotonic() + timeout
         while not self._result.exists():
-            threading.Event().wait(0.1)
+            if time.monotonic() > deadline:
+                return 1, f"no result of the site build in {self._result} after {timeout:g} s"
+            time.sleep(0.1)
         result = json.loads(self._result.read_text())
         return result["code"], result["output"]
 
