@@ -26,7 +26,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from sitebuild import images, mathml, notebook_download, notebook_page, notebooks
+from sitebuild import images, mathml, notebook_download, notebook_page, notebooks, templates
 from sitebuild.runs import RunCache, RunFailed, computations
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
 
@@ -193,6 +193,12 @@ def _language(page, config) -> str:
 
 
 @event_priority(100)  # before other plugins read the Markdown
+def on_env(env, config, files):
+    """Each language's build compiles the theme's templates once for all (sitebuild.templates)."""
+    env.bytecode_cache = templates.CACHE
+    return env
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
     if _build.notebooks.has(page.file.abs_src_path):
         _render_executed_notebook(page)
