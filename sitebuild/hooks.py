@@ -192,13 +192,13 @@ def _language(page, config) -> str:
     return getattr(page.file, "locale", None) or config.theme.get("language", "en")
 
 
-@event_priority(100)  # before other plugins read the Markdown
 def on_env(env, config, files):
     """Each language's build compiles the theme's templates once for all (sitebuild.templates)."""
     env.bytecode_cache = templates.CACHE
     return env
 
 
+@event_priority(100)  # before other plugins read the Markdown
 def on_page_markdown(markdown: str, page, config, files) -> str:
     if _build.notebooks.has(page.file.abs_src_path):
         _render_executed_notebook(page)

@@ -142,11 +142,10 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path,
     kernel = jupyter_client.AsyncKernelManager(kernel_name=kernel_name(notebook))
     try:
         executed = _run(notebook, kernel, cwd)
-        twin_started = time.perf_counter()
+        first_done = time.perf_counter()
         executed_twin = None if twin is None else _run(twin, kernel, cwd)
-        twin_seconds = f" (its dark twin {time.perf_counter() - twin_started:.1f} s of it)"
-        log.info("Notebook executed in %.1f s%s", time.perf_counter() - started,
-                 twin_seconds if twin is not None else "")
+        log.info("Notebook executed in %.1f s (its dark twin, if any, %.1f s of it)",
+                 time.perf_counter() - started, time.perf_counter() - first_done)
     finally:
         if kernel.has_kernel:
             run_sync(kernel.shutdown_kernel)(now=True)
@@ -214,7 +213,7 @@ class NotebookCache:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notebook")
-        # key -> the future of its execution and of its dark twin's (None: no figures to twin)
+        # key -> the future of (its execution, its dark twin's or None: no figures to twin)
         self._executions: dict[str, Future] = {}
         self._sources: dict[Path, Source] = {}
         self.executions = 0  # how many executions this cache started: a figure for tests
