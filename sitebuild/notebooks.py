@@ -18,14 +18,10 @@ A failing cell fails the execution (nbclient with allow_errors=False): nothing
 half-executed is ever shown or published.
 
 Every figure has a dark twin. A notebook that draws figures says how in a cell
-tagged ``parameters`` (papermill's convention), here ``dark = False``; the build
-executes it a second time with ``dark = True`` injected after that cell
-(``DARK_PARAMETERS``), and the page shows each figure of the first execution with
-its twin from the second (sitebuild.notebook_page). The first execution is the one
-the page and the download print; the second contributes only its images. The second
-runs in the first one's kernel, once that has finished: it re-runs every cell from
-the top, so it computes what the first computed, but its imports are warm, which
-makes it a quarter of a fresh execution's cost.
+tagged ``parameters``, here ``dark = False``; once its execution has finished, the
+build executes it again in the same kernel with ``dark = True``, running again only
+the cells that ``dark`` can change (sitebuild.dark_execution). The first execution
+is the one the page and the download print; the second contributes only its images.
 """
 
 from __future__ import annotations
@@ -50,11 +46,9 @@ import nbformat
 from nbclient.util import run_sync
 
 from provenance.source import source_hash
+from sitebuild.dark_execution import SKIP_TAG, dark_variant, without_injected
 
 IMPORTED_PACKAGE = "experiment"  # what the notebook imports; part of its key
-PARAMETERS_TAG = "parameters"  # the cell after which the dark execution sets its own
-DARK_PARAMETERS = "dark = True  # injected by the site's build: the figures' dark twins"
-INJECTED_TAG = "injected-parameters"  # papermill's tag for the cell it adds
 TIMEOUT = 600  # seconds per cell: one seed trains in seconds, so this means hung
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -88,36 +82,6 @@ def kernel_name(notebook: nbformat.NotebookNode) -> str:
     return notebook.metadata.get("kernelspec", {}).get("name", "python3")
 
 
-def parameters_index(notebook: nbformat.NotebookNode) -> int | None:
-    """The index of the cell tagged ``parameters``, or None if there is none."""
-    tagged = [index for index, cell in enumerate(notebook.cells)
-              if PARAMETERS_TAG in cell.get("metadata", {}).get("tags", [])]
-    if len(tagged) > 1:
-        raise ValueError(f"the notebook has {len(tagged)} cells tagged {PARAMETERS_TAG!r}")
-    return tagged[0] if tagged else None
-
-
-def dark_variant(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode | None:
-    """NOTEBOOK with DARK_PARAMETERS injected after its parameters cell; None if it
-    has no such cell."""
-    index = parameters_index(notebook)
-    if index is None:
-        return None
-    variant = copy.deepcopy(notebook)
-    variant.cells.insert(index + 1, nbformat.v4.new_code_cell(
-        DARK_PARAMETERS, metadata={"tags": [INJECTED_TAG]}))
-    return variant
-
-
-def without_injected(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """An executed dark variant without the cell the build injected: its code cells
-    line up with the source's again."""
-    result = copy.deepcopy(notebook)
-    result.cells = [cell for cell in result.cells
-                    if INJECTED_TAG not in cell.get("metadata", {}).get("tags", [])]
-    return result
-
-
 def execution_key(notebook: nbformat.NotebookNode, root: Path,
                   package_hash: str | None = None) -> str:
     """sha256 over the kernel, every code cell and the imported package's source hash
@@ -131,19 +95,19 @@ def execution_key(notebook: nbformat.NotebookNode, root: Path,
 
 
 def execute(notebook: nbformat.NotebookNode, cwd: Path,
-            twin: nbformat.NotebookNode | None = None,
             ) -> tuple[nbformat.NotebookNode, nbformat.NotebookNode | None]:
-    """Executed copies of NOTEBOOK and of TWIN (its dark variant, or None), run in CWD
-    (the project root, so that they import the project's own packages): NOTEBOOK in a
-    fresh kernel, then TWIN in the same kernel. Raise NotebookFailed at the first
-    failing cell of either."""
+    """Executed copies of NOTEBOOK and of its dark variant (None if it has no
+    parameters cell), run in CWD (the project root, so that they import the
+    project's own packages): NOTEBOOK in a fresh kernel, then the variant in the
+    same kernel. Raise NotebookFailed at the first failing cell of either."""
     started = time.perf_counter()
     # Ours, not a client's: a client that owns its kernel shuts it down when it is done.
     kernel = jupyter_client.AsyncKernelManager(kernel_name=kernel_name(notebook))
     try:
         executed = _run(notebook, kernel, cwd)
         first_done = time.perf_counter()
-        executed_twin = None if twin is None else _run(twin, kernel, cwd)
+        twin = dark_variant(notebook, executed)
+        executed_twin = None if twin is None else _run(twin, kernel, cwd, skip_tag=SKIP_TAG)
         log.info("Notebook executed in %.1f s (its dark twin, if any, %.1f s of it)",
                  time.perf_counter() - started, time.perf_counter() - first_done)
     finally:
@@ -153,12 +117,14 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path,
 
 
 def _run(notebook: nbformat.NotebookNode, kernel: jupyter_client.AsyncKernelManager,
-         cwd: Path) -> nbformat.NotebookNode:
-    """An executed copy of NOTEBOOK in KERNEL (started in CWD if it is not running)."""
+         cwd: Path, skip_tag: str | None = None) -> nbformat.NotebookNode:
+    """An executed copy of NOTEBOOK in KERNEL (started in CWD if it is not running),
+    its cells tagged SKIP_TAG left as they are."""
     executed = copy.deepcopy(notebook)
+    skipping = {} if skip_tag is None else {"skip_cells_with_tag": skip_tag}
     client = nbclient.NotebookClient(
         executed, km=kernel, timeout=TIMEOUT, allow_errors=False,
-        resources={"metadata": {"path": str(cwd)}})
+        resources={"metadata": {"path": str(cwd)}}, **skipping)
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
@@ -236,7 +202,7 @@ class NotebookCache:
                 log.info("Executing the notebook for %s (code %s)", ", ".join(names),
                          source.key[:12])
                 self._executions[source.key] = self._pool.submit(
-                    execute, source.notebook, self.root, dark_variant(source.notebook))
+                    execute, source.notebook, self.root)
 
     def paths(self) -> list[Path]:
         return list(self._sources)

@@ -18,6 +18,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
+from sitebuild.dark_execution import dark_variant
 from sitebuild.notebook_download import site_url
 from tests.project import LANGUAGES, OWN_BUILDS, ROOT, copy_project, page_file
 from tests.site.test_failures import build_with_change
@@ -204,11 +205,13 @@ def fresh_copy(tmp_path_factory) -> Path:
 
 def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site, fresh_copy):
     """The English download, executed; the others have the same code cells (asserted here),
-    so that they would print the same."""
+    so that they would print the same. Executed with `dark = True` and every cell run:
+    it draws the dark twins the page shows, which the build drew running again only
+    the cells that `dark` can change (sitebuild.dark_execution)."""
     code = {language: [cell.source for cell in download(site, language).cells
                        if cell.cell_type == "code"] for language in LANGUAGES}
     assert all(cells == code["en"] for cells in code.values()), "the downloads' code differs"
-    notebook = download(site, "en")
+    notebook = dark_variant(download(site, "en"))
     nbclient.NotebookClient(notebook, timeout=600, allow_errors=False,
                             resources={"metadata": {"path": str(fresh_copy)}}).execute()
     results = json.loads((site / "run" / "results.json").read_text(encoding="utf-8"))
@@ -229,6 +232,9 @@ def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site
     assert len(compared) >= 3, (
         "the notebook no longer prints what results.json holds under the labels of OVERLAP: "
         f"{printed(notebook)}")
+    twins = [img["src"].partition("#")[0].rsplit("/", 1)[-1].removesuffix(".png")
+             for img in page(site, "en").select(DARK_FIGURES)]
+    assert image_hashes(notebook) == twins, "the build's dark twins are not what every cell draws"
 
 
 @OWN_BUILDS

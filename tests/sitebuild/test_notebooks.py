@@ -21,7 +21,6 @@ from sitebuild import images, notebook_download, notebook_page
 from sitebuild.notebooks import (
     NotebookCache,
     NotebookFailed,
-    dark_variant,
     execution_key,
     find,
     read,
@@ -153,21 +152,6 @@ def with_parameters(text: str) -> str:
     return text.replace("## Run it {#run}\n\n", "## Run it {#run}\n\n" + PARAMETERS)
 
 
-def test_the_dark_execution_sets_its_parameter_after_the_parameters_cell(project):
-    path = project / "docs" / "notebook.md"
-    path.write_text(with_parameters(notebook_text("Notebook", SAYS_WHICH)))
-    notebook = read(path)
-    dark = dark_variant(notebook)
-    index = next(i for i, cell in enumerate(notebook.cells)
-                 if "parameters" in cell.metadata.get("tags", []))
-    assert dark.cells[index + 1].source.startswith("dark = True")
-    assert len(dark.cells) == len(notebook.cells) + 1
-    assert dark_variant(read(project / "docs" / "notebook.uk.md")) is None, "no parameters cell"
-    path.write_text(with_parameters(with_parameters(notebook_text("Notebook"))))
-    with pytest.raises(ValueError, match="2 cells tagged"):
-        dark_variant(read(path))
-
-
 def test_each_execution_has_a_dark_twin_whose_outputs_line_up(cache, project):
     docs = project / "docs"
     for path in find(docs):
@@ -178,6 +162,19 @@ def test_each_execution_has_a_dark_twin_whose_outputs_line_up(cache, project):
     assert [cell.source for cell in light.cells] == [cell.source for cell in dark.cells]
     assert light.cells[-1].outputs[0]["text"] == "light\n"
     assert dark.cells[-1].outputs[0]["text"] == "dark\n"
+
+
+def test_the_dark_execution_continues_the_first_ones_kernel_and_skips_what_dark_cannot_change(
+        cache, project):
+    counts = "runs = globals().get('runs', 0) + 1"  # how often this cell has run in the kernel
+    docs = project / "docs"
+    for path in find(docs):
+        path.write_text(with_parameters(notebook_text("Notebook", counts))
+                        + "\n```python\nprint(runs, dark)\n```\n")
+    cache.start(find(docs))
+    light, dark = cache.result(docs / "notebook.md"), cache.dark_result(docs / "notebook.md")
+    assert light.cells[-1].outputs[0]["text"] == "1 False\n"
+    assert dark.cells[-1].outputs[0]["text"] == "1 True\n", "the counting cell ran once"
 
 
 def test_without_a_parameters_cell_there_is_no_dark_twin(cache, project):
