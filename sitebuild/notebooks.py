@@ -94,26 +94,40 @@ def execution_key(notebook: nbformat.NotebookNode, root: Path,
     return digest.hexdigest()
 
 
-def execute(notebook: nbformat.NotebookNode, cwd: Path,
+def execute(notebook: nbformat.NotebookNode, cwd: Path, kernels: set | None = None,
             ) -> tuple[nbformat.NotebookNode, nbformat.NotebookNode | None]:
     """Executed copies of NOTEBOOK and of its dark variant (None if it has no
     parameters cell), run in CWD (the project root, so that they import the
     project's own packages): NOTEBOOK in a fresh kernel, then the variant in the
-    same kernel. Raise NotebookFailed at the first failing cell of either."""
+    same kernel. Raise NotebookFailed at the first failing cell of either. The
+    kernel's manager is in KERNELS while it runs, for stop() to find."""
     started = time.perf_counter()
     # Ours, not a client's: a client that owns its kernel shuts it down when it is done.
     kernel = jupyter_client.AsyncKernelManager(kernel_name=kernel_name(notebook))
+    kernels = set() if kernels is None else kernels
+    kernels.add(kernel)
     try:
         executed = _run(notebook, kernel, cwd)
         first_done = time.perf_counter()
+        if kernel not in kernels:
+            raise NotebookFailed("the notebook's execution was stopped")
         twin = dark_variant(notebook, executed)
         executed_twin = None if twin is None else _run(twin, kernel, cwd, skip_tag=SKIP_TAG)
         log.info("Notebook executed in %.1f s (its dark twin, if any, %.1f s of it)",
                  time.perf_counter() - started, time.perf_counter() - first_done)
     finally:
+        kernels.discard(kernel)
         if kernel.has_kernel:
             run_sync(kernel.shutdown_kernel)(now=True)
     return executed, executed_twin
+
+
+def stop(kernel: jupyter_client.AsyncKernelManager) -> None:
+    """Kill KERNEL's process from another thread: its execution fails within a second
+    (nbclient checks that the kernel is alive) and cleans up in its own thread."""
+    process = getattr(kernel.provisioner, "process", None)  # LocalProvisioner's Popen
+    if process is not None and process.poll() is None:
+        process.kill()
 
 
 def _run(notebook: nbformat.NotebookNode, kernel: jupyter_client.AsyncKernelManager,
@@ -135,6 +149,9 @@ def _run(notebook: nbformat.NotebookNode, kernel: jupyter_client.AsyncKernelMana
     finally:
         if client.kc is not None:
             client.kc.stop_channels()
+        # nbclient leaves its exit-time cleanup registered when the kernel dies while the
+        # client connects (stop()); at exit it would fail on the manager it has let go.
+        atexit.unregister(client._cleanup_kernel)
     return executed
 
 
@@ -182,6 +199,7 @@ class NotebookCache:
         # key -> the future of (its execution, its dark twin's or None: no figures to twin)
         self._executions: dict[str, Future] = {}
         self._sources: dict[Path, Source] = {}
+        self._kernels: set = set()  # the kernels of the executions running now
         self.executions = 0  # how many executions this cache started: a figure for tests
 
     def start(self, paths: list[Path]) -> None:
@@ -202,7 +220,7 @@ class NotebookCache:
                 log.info("Executing the notebook for %s (code %s)", ", ".join(names),
                          source.key[:12])
                 self._executions[source.key] = self._pool.submit(
-                    execute, source.notebook, self.root)
+                    execute, source.notebook, self.root, self._kernels)
 
     def paths(self) -> list[Path]:
         return list(self._sources)
@@ -227,6 +245,11 @@ class NotebookCache:
         return None if dark is None else with_outputs(source.notebook, without_injected(dark))
 
     def close(self) -> None:
+        """Stop what still runs (after a failed or interrupted build nothing will read
+        it), and wait for its thread to clean up."""
+        for kernel in list(self._kernels):
+            self._kernels.discard(kernel)
+            stop(kernel)
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -35,11 +35,14 @@ def _needs_site(item) -> bool:
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected what will not run
 def pytest_collection_modifyitems(config, items) -> None:
     """The order of the run: the tests with builds of their own, the other tests that do
-    not need the site, and then those that do. Under xdist (--dist loadfile
-    --no-loadscope-reorder) each worker takes the next file in this order."""
+    not need the site, and then those that do, the files marked long_file first. Under
+    xdist (--dist loadfile --no-loadscope-reorder) each worker takes the next file in
+    this order."""
     own = [item for item in items if item.get_closest_marker("own_build")]
     later = [item for item in items if _needs_site(item) and item not in own]
     first = [item for item in items if not _needs_site(item) and item not in own]
+    # The longest file of a group first: the last file a worker takes is a short one.
+    later.sort(key=lambda item: not item.get_closest_marker("long_file"))  # stable
     items[:] = own + first + later
     if later and (own or first) and not config.option.collectonly:
         config.stash[_SITE_FIRST] = True
@@ -134,9 +137,10 @@ def _computed(tmp_path_factory, package: str) -> Path:
 
 
 @pytest.fixture(scope="session")
-def default_run_dir(tmp_path_factory) -> Path:
-    """A full default `python -m experiment` run, figures included."""
-    return _computed(tmp_path_factory, "experiment")
+def default_run_dir(site) -> Path:
+    """The full default `python -m experiment` run that the site build made, as the site
+    publishes it (beside the examples' files): the run behind the pages, not another."""
+    return site / "run"
 
 
 @pytest.fixture(scope="session")
@@ -150,7 +154,7 @@ def examples_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def computed_values(default_run, examples_dir) -> dict:
-    """The values a page sees: one namespace per computation, as the build names them."""
-    examples = json.loads((examples_dir / "examples.json").read_text())
+def computed_values(default_run, default_run_dir) -> dict:
+    """The values the pages saw: one namespace per computation, as the build names them."""
+    examples = json.loads((default_run_dir / "examples.json").read_text())
     return {"experiment": default_run, "examples": examples}

@@ -15,7 +15,7 @@ from tests.browser.conftest import (
 )
 from tests.project import LANGUAGES
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.long_file]
 
 # What TeX left on screen looks like: delimiters and control words of the articles.
 RAW_TEX = r"\$\$|\\\(|\\\[|\\(?:frac|hat|sum|top|operatorname|sqrt|left|right|mathbb|begin)\b"

@@ -1,5 +1,6 @@
-"""The article's conclusions, checked on one full default run (shared fixture) with
-the same claim checks the site build uses, and the layout of what the run wrote."""
+"""The article's conclusions, checked on the full default run that the site build made
+(shared fixture) with the same claim checks the build uses, and what the site publishes
+of the run. (What a run leaves in its folder: tests/experiment/test_cli.py.)"""
 
 from pathlib import Path
 
@@ -8,6 +9,8 @@ import pytest
 import torch
 from matplotlib.colors import to_hex
 
+from examples.figures import FIGURES as EXAMPLE_FIGURES
+from examples.figures import THEMES
 from experiment.config import Config
 from experiment.figures import FIGURES, SCHEMES
 from experiment.results import load_schema, source_hash
@@ -152,13 +155,16 @@ def test_snapshots_run_from_the_initial_maps_to_the_trained_ones(default_run):
     holds("maps_form_together", default_run)
 
 
-def test_the_folder_holds_exactly_the_files_results_json_lists(default_run,
-                                                                default_run_dir: Path):
+def test_the_site_publishes_exactly_the_files_results_json_lists(default_run,
+                                                                  default_run_dir: Path):
     expected = {f"{name}{scheme.suffix}.{fmt}" for name in FIGURES for scheme in SCHEMES
                 for fmt in ("svg", "png")} | {"results.json"}
     assert set(default_run["files"]) == expected
     holds("run_writes_the_six_named_figures", default_run)  # the page names them
-    assert {p.name for p in default_run_dir.iterdir()} == expected  # no staging folder left
+    examples = {f"{name}{suffix}.{fmt}" for name in EXAMPLE_FIGURES for suffix in THEMES
+                for fmt in ("svg", "png")} | {"examples.json"}
+    published = {p.name for p in default_run_dir.iterdir() if p.is_file()}  # and notebook/
+    assert published == expected | examples
 
 
 def test_every_figure_is_written_as_svg_and_png_in_both_schemes(default_run_dir: Path):

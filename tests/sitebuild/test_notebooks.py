@@ -12,6 +12,7 @@ import struct
 import subprocess
 import sys
 import textwrap
+import time
 import zlib
 
 import nbformat
@@ -138,6 +139,23 @@ def test_a_failing_cell_fails_the_execution_and_shows_the_error(cache, project):
     with pytest.raises(NotebookFailed, match="broken on purpose"):
         cache.result(docs / "notebook.md")
     assert cache.executions == 1, "the other languages report the same failure, not rerun it"
+
+
+def test_closing_stops_a_running_execution_at_once(cache, project):
+    """After a failed or interrupted build, nothing waits for the notebook to finish."""
+    docs = project / "docs"
+    for path in find(docs):
+        path.write_text(notebook_text("Notebook", "import time; time.sleep(60)"))
+    cache.start(find(docs))
+    deadline = time.monotonic() + 60
+    while not any(getattr(k.provisioner, "process", None) for k in cache._kernels):
+        assert time.monotonic() < deadline, "the kernel never started"
+        time.sleep(0.1)
+    started = time.monotonic()
+    cache.close()
+    assert time.monotonic() - started < 15
+    with pytest.raises(NotebookFailed):
+        cache.result(docs / "notebook.md")
 
 
 # What make passes on to a make that it runs.
