@@ -153,6 +153,11 @@ def test_dragging_a_point_in_the_plane_moves_that_representation(open_site_page,
     page.mouse.down()
     page.mouse.move(*at(-1.5, 0.5), steps=5)
     page.mouse.up()
+    # Chromium hands pointer moves to the page with its next frames, which on a busy
+    # machine can come after mouse.up() has returned: give the drag time to arrive.
+    page.wait_for_function(
+        "(s) => { const [x, y] = JSON.parse(document.querySelector(s).dataset.state).x[1];"
+        " return Math.abs(x + 1.5) < 0.11 && Math.abs(y - 0.5) < 0.11; }", arg=WIDGET)
     moved = state(page)
     assert moved["x"][0] == example["x_1"]
     assert moved["x"][1] == pytest.approx([-1.5, 0.5], abs=0.11)  # on the 0.1 grid
