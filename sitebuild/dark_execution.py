@@ -14,9 +14,9 @@ skipped (nbclient's ``skip_cells_with_tag``). For the companion notebook that
 skips the training: it runs once, not twice.
 
 The rule sees names, not objects: a statement that changes an object in place
-without binding a name (``colours.append(scheme.grid)``) is not followed. A cell
-that is not Python (a cell magic) makes every cell after it run again. The
-site's test executes the companion notebook both ways and compares the images.
+without binding a name (``colours.append(scheme.grid)``) is not followed. Where
+it cannot follow the names (see runs_again), every cell runs again. The site's
+test executes the companion notebook both ways and compares the images.
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def dark_variant(notebook: nbformat.NotebookNode,
                  if cell.cell_type == "code"]
         for cell, again in zip(later, runs_again([c.source for c in later], shown),
                                strict=True):
-            if not again:
+            tags = cell.get("metadata", {}).get("tags", [])
+            if not again or "skip-execution" in tags:  # nbclient's own skip tag, too
                 cell.setdefault("metadata", {}).setdefault("tags", []).append(SKIP_TAG)
     variant.cells.insert(index + 1, nbformat.v4.new_code_cell(
         DARK_PARAMETERS, metadata={"tags": [INJECTED_TAG]}))
@@ -80,25 +81,44 @@ def shows_image(cell: nbformat.NotebookNode) -> bool:
 
 def runs_again(sources: list[str], shown: list[bool]) -> list[bool]:
     """For the code cells after the parameters cell (SOURCES; SHOWN: whether each
-    showed an image), whether the dark execution runs it again."""
+    showed an image), whether the dark execution runs it again. Every cell runs
+    again when the rule cannot follow the names: a cell that is not plain Python,
+    a function, class or lambda anywhere (they read globals when called, not when
+    defined), or a name that a cell run again reads and a later cell binds (the
+    kernel holds the later value)."""
+    everything = [True] * len(sources)
+    cells = [_statements(source) for source in sources]
+    if any(statements is None or any(isinstance(node, _DEFINITIONS) for s in statements
+                                     for node in ast.walk(s))
+           for statements in cells):
+        return everything
     derived = {PARAMETER}  # names whose value may differ in the dark execution
     again = []
-    for source, image in zip(sources, shown, strict=True):
-        statements = _statements(source)
-        if statements is None:  # not Python: from here on, everything runs again
-            return again + [True] * (len(sources) - len(again))
+    for statements, image in zip(cells, shown, strict=True):
         reading = [s for s in statements if _names_read(s) & derived]
         for statement in reading:
             derived |= _names_bound(statement)
         again.append(image or bool(reading))
+    for index, statements in enumerate(cells):
+        if again[index]:
+            read = set().union(*map(_names_read, statements))
+            later = set().union(*(_names_bound(s) for c in cells[index + 1:] for s in c))
+            if read & later:
+                return everything
     return again
 
 
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+LINE_MAGICS = ("%matplotlib", "%config")  # they set up the kernel and read no name
+
+
 def _statements(source: str) -> list[ast.stmt] | None:
-    """The top-level statements of a cell, its line magics (%matplotlib) left out;
-    None for a cell that is not Python."""
-    lines = ["" if line.lstrip().startswith(("%", "!")) else line
+    """The top-level statements of a cell, its LINE_MAGICS left out; None for a cell
+    that is not plain Python (a cell magic, another magic, a shell escape)."""
+    lines = ["" if line.lstrip().startswith(LINE_MAGICS) else line
              for line in source.splitlines()]
+    if any(line.lstrip().startswith(("%", "!")) for line in lines):
+        return None
     try:
         return ast.parse("\n".join(lines)).body
     except SyntaxError:

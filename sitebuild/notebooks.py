@@ -34,6 +34,7 @@ import logging
 import re
 import shutil
 import tempfile
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -94,29 +95,69 @@ def execution_key(notebook: nbformat.NotebookNode, root: Path,
     return digest.hexdigest()
 
 
-def execute(notebook: nbformat.NotebookNode, cwd: Path, kernels: set | None = None,
+class Running:
+    """The kernels of a cache's executions that run now; once stop_all() has been
+    called, no execution starts or goes on."""
+
+    def __init__(self) -> None:
+        self._kernels: set = set()
+        self._lock = threading.Lock()
+        self.stopped = False
+
+    def add(self, kernel) -> None:
+        with self._lock:
+            if self.stopped:
+                raise NotebookFailed("the notebook's execution was stopped")
+            self._kernels.add(kernel)
+
+    def check(self, kernel) -> None:
+        """Raise NotebookFailed if KERNEL has been stopped (it may have been killed
+        before its process existed, while it started)."""
+        with self._lock:
+            if kernel not in self._kernels:
+                raise NotebookFailed("the notebook's execution was stopped")
+
+    def discard(self, kernel) -> None:
+        with self._lock:
+            self._kernels.discard(kernel)
+
+    def stop_all(self) -> None:
+        with self._lock:
+            self.stopped = True
+            kernels, self._kernels = list(self._kernels), set()
+        for kernel in kernels:
+            stop(kernel)
+
+
+def execute(notebook: nbformat.NotebookNode, cwd: Path, running: Running | None = None,
             ) -> tuple[nbformat.NotebookNode, nbformat.NotebookNode | None]:
     """Executed copies of NOTEBOOK and of its dark variant (None if it has no
     parameters cell), run in CWD (the project root, so that they import the
     project's own packages): NOTEBOOK in a fresh kernel, then the variant in the
-    same kernel. Raise NotebookFailed at the first failing cell of either. The
-    kernel's manager is in KERNELS while it runs, for stop() to find."""
+    same kernel. Raise NotebookFailed at the first failing cell of either, or when
+    RUNNING has stopped it."""
     started = time.perf_counter()
     # Ours, not a client's: a client that owns its kernel shuts it down when it is done.
     kernel = jupyter_client.AsyncKernelManager(kernel_name=kernel_name(notebook))
-    kernels = set() if kernels is None else kernels
-    kernels.add(kernel)
+    running = Running() if running is None else running
+    running.add(kernel)
     try:
+        run_sync(kernel.start_kernel)(cwd=str(cwd))
+        running.check(kernel)  # a stop while it started found no process to kill
         executed = _run(notebook, kernel, cwd)
         first_done = time.perf_counter()
-        if kernel not in kernels:
-            raise NotebookFailed("the notebook's execution was stopped")
+        running.check(kernel)
         twin = dark_variant(notebook, executed)
         executed_twin = None if twin is None else _run(twin, kernel, cwd, skip_tag=SKIP_TAG)
         log.info("Notebook executed in %.1f s (its dark twin, if any, %.1f s of it)",
                  time.perf_counter() - started, time.perf_counter() - first_done)
+    except NotebookFailed:
+        raise
+    except Exception as error:  # the kernel could not start
+        raise NotebookFailed(f"the notebook's kernel could not start: "
+                             f"{type(error).__name__}: {_tail(str(error))}") from None
     finally:
-        kernels.discard(kernel)
+        running.discard(kernel)
         if kernel.has_kernel:
             run_sync(kernel.shutdown_kernel)(now=True)
     return executed, executed_twin
@@ -199,7 +240,7 @@ class NotebookCache:
         # key -> the future of (its execution, its dark twin's or None: no figures to twin)
         self._executions: dict[str, Future] = {}
         self._sources: dict[Path, Source] = {}
-        self._kernels: set = set()  # the kernels of the executions running now
+        self._running = Running()  # the kernels of the executions running now
         self.executions = 0  # how many executions this cache started: a figure for tests
 
     def start(self, paths: list[Path]) -> None:
@@ -220,7 +261,7 @@ class NotebookCache:
                 log.info("Executing the notebook for %s (code %s)", ", ".join(names),
                          source.key[:12])
                 self._executions[source.key] = self._pool.submit(
-                    execute, source.notebook, self.root, self._kernels)
+                    execute, source.notebook, self.root, self._running)
 
     def paths(self) -> list[Path]:
         return list(self._sources)
@@ -247,9 +288,7 @@ class NotebookCache:
     def close(self) -> None:
         """Stop what still runs (after a failed or interrupted build nothing will read
         it), and wait for its thread to clean up."""
-        for kernel in list(self._kernels):
-            self._kernels.discard(kernel)
-            stop(kernel)
+        self._running.stop_all()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -49,9 +49,22 @@ def test_a_cell_that_showed_an_image_runs_again():
     assert runs_again(["plot(losses)", "plot(losses)"], [True, False]) == [True, False]
 
 
-def test_line_magics_are_left_out_and_a_cell_that_is_not_python_runs_everything_after_it():
+def test_the_kernels_set_up_magics_are_left_out_and_any_other_magic_runs_everything():
     assert runs_again(["%matplotlib inline\nx = 1", "print(x)"], [False, False]) == [False, False]
-    assert runs_again(["x = 1", "%%bash\necho hi", "print(x)"], [False] * 3) == [False, True, True]
+    assert runs_again(["x = 1", "%%bash\nls", "print(x)"], [False] * 3) == [True] * 3
+    timed = ["%time scheme = 1 if dark else 2", "plot(scheme)"]
+    assert runs_again(timed, [False, False]) == [True, True]
+
+
+def test_a_name_that_a_later_cell_binds_again_runs_everything():
+    # The kernel holds x = 2 when the dark execution starts: plot(x) needs x = 1 again.
+    assert runs_again(["x = 1", "plot(x)", "x = 2"], [False, True, False]) == [True] * 3
+
+
+def test_a_function_anywhere_runs_everything():
+    # f reads palette when it is called, not where it is defined.
+    sources = ["def f(): return palette", "palette = 1 if dark else 2", "c = f()", "plot(c)"]
+    assert runs_again(sources, [False, False, False, True]) == [True] * 4
 
 
 def test_the_dark_variant_injects_the_parameter_and_tags_what_it_skips():
@@ -65,6 +78,8 @@ def test_the_dark_variant_injects_the_parameter_and_tags_what_it_skips():
         False, False, False, True, False], "only the training is skipped"
     assert not any(SKIP_TAG in cell.metadata.get("tags", [])
                    for cell in dark_variant(source).cells), "without the first execution: all"
+    source.cells[3].metadata["tags"] = ["skip-execution"]  # nbclient's tag: skipped in both
+    assert SKIP_TAG in dark_variant(source, executed).cells[4].metadata["tags"]
     assert dark_variant(notebook(code("x = 1"))) is None, "no parameters cell"
     with pytest.raises(ValueError, match="2 cells tagged"):
         dark_variant(notebook(code("dark = 0", tags=("parameters",)),

@@ -5,6 +5,7 @@ outputs of that one execution."""
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import copy
 import os
 import re
@@ -148,13 +149,25 @@ def test_closing_stops_a_running_execution_at_once(cache, project):
         path.write_text(notebook_text("Notebook", "import time; time.sleep(60)"))
     cache.start(find(docs))
     deadline = time.monotonic() + 60
-    while not any(getattr(k.provisioner, "process", None) for k in cache._kernels):
+    while not any(getattr(k.provisioner, "process", None) for k in cache._running._kernels):
         assert time.monotonic() < deadline, "the kernel never started"
         time.sleep(0.1)
     started = time.monotonic()
     cache.close()
     assert time.monotonic() - started < 15
     with pytest.raises(NotebookFailed):
+        cache.result(docs / "notebook.md")
+
+
+def test_closing_before_the_kernel_runs_stops_the_execution_too(cache, project):
+    docs = project / "docs"
+    for path in find(docs):
+        path.write_text(notebook_text("Notebook", "import time; time.sleep(60)"))
+    cache.start(find(docs))
+    started = time.monotonic()
+    cache.close()  # the kernel is starting, or not even that
+    assert time.monotonic() - started < 30
+    with pytest.raises((NotebookFailed, concurrent.futures.CancelledError)):
         cache.result(docs / "notebook.md")
 
 
