@@ -142,7 +142,11 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path, running: Running | None 
     running = Running() if running is None else running
     running.add(kernel)
     try:
-        run_sync(kernel.start_kernel)(cwd=str(cwd))
+        try:
+            run_sync(kernel.start_kernel)(cwd=str(cwd))
+        except Exception as error:  # no such kernel, or it died at once
+            raise NotebookFailed(f"the notebook's kernel could not start: "
+                                 f"{type(error).__name__}: {_tail(str(error))}") from None
         running.check(kernel)  # a stop while it started found no process to kill
         executed = _run(notebook, kernel, cwd)
         first_done = time.perf_counter()
@@ -151,11 +155,6 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path, running: Running | None 
         executed_twin = None if twin is None else _run(twin, kernel, cwd, skip_tag=SKIP_TAG)
         log.info("Notebook executed in %.1f s (its dark twin, if any, %.1f s of it)",
                  time.perf_counter() - started, time.perf_counter() - first_done)
-    except NotebookFailed:
-        raise
-    except Exception as error:  # the kernel could not start
-        raise NotebookFailed(f"the notebook's kernel could not start: "
-                             f"{type(error).__name__}: {_tail(str(error))}") from None
     finally:
         running.discard(kernel)
         if kernel.has_kernel:
@@ -173,8 +172,8 @@ def stop(kernel: jupyter_client.AsyncKernelManager) -> None:
 
 def _run(notebook: nbformat.NotebookNode, kernel: jupyter_client.AsyncKernelManager,
          cwd: Path, skip_tag: str | None = None) -> nbformat.NotebookNode:
-    """An executed copy of NOTEBOOK in KERNEL (started in CWD if it is not running),
-    its cells tagged SKIP_TAG left as they are."""
+    """An executed copy of NOTEBOOK in KERNEL, its cells tagged SKIP_TAG left as
+    they are."""
     executed = copy.deepcopy(notebook)
     skipping = {} if skip_tag is None else {"skip_cells_with_tag": skip_tag}
     client = nbclient.NotebookClient(
