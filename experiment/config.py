@@ -2,7 +2,7 @@
 
 Config is the only validator of these settings: the command line builds a
 Config and reports its ValueError. What is not a setting (float64, one thread,
-torch.optim.Adam with its default betas and eps) is recorded in results.json
+Adam with torch.optim.Adam's default betas and eps) is recorded in results.json
 from what actually ran, not configured here.
 """
 
@@ -20,7 +20,7 @@ class Config:
     batch_size: int = 128
     # Separate evaluation examples per seed; at 4096 the held-out metrics vary little.
     heldout_size: int = 4096
-    # The source's rate for torch.optim.Adam: fast, and still stable down to rounding error.
+    # The source's rate for Adam: fast, and still stable down to rounding error.
     learning_rate: float = 0.03
     # Query latents are scaled up so attention is sharp rather than nearly uniform.
     query_scale: float = 1.8

@@ -105,14 +105,13 @@ def main_entries(per_seed: list[dict], trained: train.Trained, config: Config,
                  R: torch.Tensor) -> dict:
     """The main student's part of results.json, at its top level: with the optimiser,
     the loss traces and the snapshots, which only the main student records."""
-    group = trained.optimizer.param_groups[0]
     for seed, losses in zip(per_seed, trained.loss_trace, strict=True):
         seed["loss_trace"] = losses.tolist()
         seed["uniform_attention_step"] = first_step_below(losses, seed["uniform_attention_mse"])
     crossings = [seed["uniform_attention_step"] for seed in per_seed]
     return {
-        "optimizer": {"name": type(trained.optimizer).__name__, "betas": list(group["betas"]),
-                      "eps": group["eps"]},
+        "optimizer": {"name": type(trained.optimizer).__name__,
+                      "betas": list(trained.optimizer.betas), "eps": trained.optimizer.eps},
         "trainable_parameters": trainable_parameters(trained.student),
         "seeds": per_seed,
         "summary": summary(per_seed) | {"uniform_attention_step": (

@@ -1,10 +1,10 @@
 """Training: the plain PyTorch step on fresh batches, every seed of a model at once.
 
-Each step is forward, MSE, loss.backward() and torch.optim.Adam (lr from the
-config, its default betas and eps). The speed comes from batching, not from
-rewriting what PyTorch does: the seeds train side by side in one Student
-(model.py says why each seed still follows its own trajectory), and the
-batches of STEPS_PER_DRAW steps are drawn in one call per seed.
+Each step is forward, MSE, loss.backward() and Adam's update (lr from the config,
+torch.optim.Adam's default betas and eps). The speed comes from batching: the seeds
+train side by side in one Student (model.py says why each seed still follows its
+own trajectory), and the batches of STEPS_PER_DRAW steps are drawn in one call per
+seed. The one piece of PyTorch written out is Adam's update (adam.py says why).
 """
 
 import time
@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from experiment import data
+from experiment.adam import Adam
 from experiment.config import Config
 from experiment.model import Student, mse
 
@@ -26,14 +27,14 @@ STEPS_PER_DRAW = 25
 
 class Trained(NamedTuple):
     student: Student
-    optimizer: torch.optim.Adam
+    optimizer: Adam
     loss_trace: torch.Tensor  # (S, steps): each step's training MSE, before its update
     snapshots: dict[int, tuple[torch.Tensor, torch.Tensor]]  # step -> W_Q, W_V (S, 9, 3)
     seconds: float
 
 
-def train_step(student: Student, optimizer: torch.optim.Optimizer, request: torch.Tensor,
-               records: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+def train_step(student: Student, optimizer: Adam | torch.optim.Optimizer,
+               request: torch.Tensor, records: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """One update of every seed from its batch; returns the seeds' losses (S,)."""
     # --8<-- [start:train_step]
     prediction = student(request, records)   # (S, B, 3)
@@ -65,7 +66,7 @@ def train(student: Student, rngs: list[np.random.Generator], config: Config, R: 
     examples with one record per key in `keys`; keep copies of W_Q and W_V after each
     of `snapshot_steps` updates."""
     start = time.perf_counter()
-    optimizer = torch.optim.Adam(student.parameters(), lr=config.learning_rate)
+    optimizer = Adam(student.parameters(), lr=config.learning_rate)
     losses, snapshots = [], {}  # losses: 0-dim tensors, one conversion at the end
     for step, (request, records, target) in enumerate(batches(rngs, config, R, keys)):
         if step in snapshot_steps:

@@ -3,6 +3,7 @@
 import torch
 
 from experiment import data, train
+from experiment.adam import Adam
 from experiment.config import Config
 from experiment.model import mse
 from experiment.variants import VARIANTS, student_for
@@ -18,13 +19,14 @@ def trained(variant: str, config: Config, snapshot_steps=()) -> train.Trained:
     return train.train(student, rngs, config, R, VARIANTS[variant].keys, snapshot_steps)
 
 
-def test_the_optimiser_is_torch_adam_with_its_defaults_and_the_configured_rate():
+def test_the_optimiser_is_adam_with_torchs_defaults_and_the_configured_rate():
+    # test_adam.py: this Adam takes torch.optim.Adam's steps, bit for bit.
     run = trained("main", Config(seeds=(0,), steps=1))
-    assert type(run.optimizer) is torch.optim.Adam
-    group, defaults = run.optimizer.param_groups[0], torch.optim.Adam([torch.zeros(1)]).defaults
-    assert group["lr"] == CONFIG.learning_rate
-    assert (group["betas"], group["eps"]) == (defaults["betas"], defaults["eps"])
-    assert group["params"] == [run.student.W_Q, run.student.W_V]
+    assert type(run.optimizer) is Adam
+    defaults = torch.optim.Adam([torch.zeros(1)]).defaults
+    assert run.optimizer.lr == CONFIG.learning_rate
+    assert (run.optimizer.betas, run.optimizer.eps) == (defaults["betas"], defaults["eps"])
+    assert run.optimizer.params == [run.student.W_Q, run.student.W_V]
 
 
 def test_a_step_follows_the_gradient_autograd_computes_for_the_forward_pass():
