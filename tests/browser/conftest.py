@@ -75,17 +75,26 @@ class Traffic:
     failed: list[str] = field(default_factory=list)  # no answer (refused, aborted, blocked)
     http_errors: list[str] = field(default_factory=list)  # answered with status 400 or more
     hosts: set[str] = field(default_factory=set)
+    _listeners: dict = field(default_factory=dict, repr=False)
 
     def watch(self, page) -> None:
-        page.on("console", lambda message: message.type == "error"
-                and self.console_errors.append(f"{message.text} ({message.location})"))
-        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
-        page.on("request", lambda request: self.hosts.add(urlsplit(request.url).hostname
-                                                          or urlsplit(request.url).scheme))
-        page.on("requestfailed", lambda request: self.failed.append(
-            f"{request.url}: {request.failure}"))
-        page.on("response", lambda response: response.status >= 400
-                and self.http_errors.append(f"{response.url}: HTTP {response.status}"))
+        self._listeners = {
+            "console": lambda message: message.type == "error"
+            and self.console_errors.append(f"{message.text} ({message.location})"),
+            "pageerror": lambda error: self.page_errors.append(str(error)),
+            "request": lambda request: self.hosts.add(urlsplit(request.url).hostname
+                                                      or urlsplit(request.url).scheme),
+            "requestfailed": lambda request: self.failed.append(
+                f"{request.url}: {request.failure}"),
+            "response": lambda response: response.status >= 400
+            and self.http_errors.append(f"{response.url}: HTTP {response.status}"),
+        }
+        for event, listener in self._listeners.items():
+            page.on(event, listener)
+
+    def unwatch(self, page) -> None:
+        for event, listener in self._listeners.items():
+            page.remove_listener(event, listener)
 
 
 def open_page(browser, url: str, *, scheme: str = "light", wait_until: str = "load",
@@ -102,19 +111,78 @@ def open_page(browser, url: str, *, scheme: str = "light", wait_until: str = "lo
     return page, traffic
 
 
-@pytest.fixture
-def open_site_page(browser, server):
-    """Open a page of the served site; every context it made is closed afterwards."""
-    contexts = []
+class Tabs:
+    """Tabs kept open for the session and reused, one set per scheme and context options.
 
-    def opener(language: str, page: str, **options):
-        opened, traffic = open_page(browser, page_url(server, language, page), **options)
-        contexts.append(opened.context)
-        return opened, traffic
+    Opening a tab costs Chromium about a second of CPU more than loading a page in
+    one already open (a new renderer sets up and compiles the theme's scripts again):
+    most of the browser tests' time, before this pool. A tab given back is emptied
+    before its next use, so that it shows a page as a new reader's browser does: no
+    document (about:blank), no storage or cookies of the site, no routes, no
+    listeners. A test that changes a tab in ways this cannot undo (an init script, a
+    CDP session) asks for a fresh one, which is closed afterwards."""
+
+    def __init__(self, browser, origin: str):
+        self.browser, self.origin = browser, origin
+        self._free: dict[str, list] = {}
+
+    def take(self, scheme: str, fresh: bool, **options):
+        key = repr((scheme, sorted(options.items())))
+        free = [] if fresh else self._free.setdefault(key, [])
+        page = free.pop() if free else open_page(self.browser, None, scheme=scheme,
+                                                 wait_until=None, **options)[0]
+        traffic = Traffic()
+        traffic.watch(page)
+        return page, traffic, (None if fresh else key)
+
+    def give_back(self, page, traffic: Traffic, key: str | None) -> None:
+        if key is None or page.is_closed():
+            page.context.close()
+            return
+        traffic.unwatch(page)
+        try:
+            page.unroute_all(behavior="ignoreErrors")
+            page.mouse.up()  # a test that failed mid-drag
+            page.goto("about:blank")
+            session = page.context.new_cdp_session(page)
+            session.send("Storage.clearDataForOrigin",  # local storage, cookies, caches...
+                         {"origin": self.origin, "storageTypes": "all"})
+            session.detach()
+        except Exception:  # a tab that cannot be emptied is not used again
+            page.context.close()
+            return
+        self._free[key].append(page)
+
+    def close(self) -> None:
+        for pages in self._free.values():
+            for page in pages:
+                page.context.close()
+
+
+@pytest.fixture(scope="session")
+def tabs(browser, server):
+    pool = Tabs(browser, server.rstrip("/"))
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def open_site_page(tabs, server):
+    """Open a page of the served site in a tab of the pool (Tabs), watched for traffic;
+    fresh=True: in a new context of its own. The tabs go back to the pool afterwards."""
+    taken = []
+
+    def opener(language: str, page: str, *, scheme: str = "light", wait_until: str = "load",
+               fresh: bool = False, **options):
+        tab, traffic, key = tabs.take(scheme, fresh, **options)
+        taken.append((tab, traffic, key))
+        if wait_until:
+            tab.goto(page_url(server, language, page), wait_until=wait_until)
+        return tab, traffic
 
     yield opener
-    for context in contexts:
-        context.close()
+    for tab, traffic, key in taken:
+        tabs.give_back(tab, traffic, key)
 
 
 def all_visits():

@@ -34,7 +34,7 @@ RECORD_OBSERVERS = """(() => {
 
 
 def test_code_navs_are_plain_and_nothing_is_watched_afterwards(open_site_page, server):
-    page, _ = open_site_page("en", "feature-recovery/", wait_until=None)
+    page, _ = open_site_page("en", "feature-recovery/", wait_until=None, fresh=True)
     page.add_init_script(RECORD_OBSERVERS)
     page.goto(page_url(server, "en", "feature-recovery/"), wait_until="networkidle")
     navs = page.locator("nav.md-code__nav")

@@ -126,7 +126,7 @@ def test_wheel_zooms_and_dragging_pans(open_site_page):
 
 
 def test_two_finger_pinch_zooms(open_site_page):
-    page, _ = open_site_page("en", PAGE, has_touch=True)
+    page, _ = open_site_page("en", PAGE, has_touch=True, fresh=True)  # a CDP session
     open_first_figure(page)
     before = view(page)
     x, y = before["left"] + before["width"] / 2, before["top"] + before["height"] / 2
