@@ -2,19 +2,17 @@
 a light page, and <name>-dark.svg/.png, drawn for a dark one (not inverted).
 
 Figures hold symbols only, no words, so one file serves every language; the
-pages' captions say what to look at. Output is deterministic: a fixed SVG hash
-salt, no dates in the metadata, text as paths, no pyplot global state.
+pages' captions say what to look at. Output is deterministic (provenance.figures
+saves them) and uses no pyplot global state.
 """
 
-import io
 from pathlib import Path
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from provenance.files import atomic_write
+from provenance import figures as figure_files
 
-PNG_DPI = 150
 # Okabe-Ito pairs, chosen per background: each reads well on its page.
 THEMES = {
     "": {"background": "#ffffff", "ink": "#1f1f1f", "grid": "#dddddd",
@@ -26,30 +24,7 @@ THEMES = {
 
 
 def style(theme: dict) -> dict:
-    return {
-        "svg.hashsalt": "attention-examples",
-        "svg.fonttype": "path",
-        "font.family": "DejaVu Sans",
-        "font.size": 10,
-        "figure.facecolor": theme["background"],
-        "axes.facecolor": theme["background"],
-        "savefig.facecolor": theme["background"],
-        "savefig.transparent": False,
-        "text.color": theme["ink"],
-        "axes.labelcolor": theme["ink"],
-        "axes.edgecolor": theme["ink"],
-        "xtick.color": theme["ink"],
-        "ytick.color": theme["ink"],
-        "legend.labelcolor": theme["ink"],
-    }
-
-
-def save(fig: Figure, out_dir: Path, name: str) -> None:
-    """Write <name>.svg and <name>.png atomically."""
-    for fmt, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt, dpi=PNG_DPI, metadata=metadata)
-        atomic_write(Path(out_dir) / f"{name}.{fmt}", buffer.getvalue())
+    return figure_files.style("attention-examples", theme["background"], theme["ink"])
 
 
 def scaling_figure(scaling: dict, theme: dict) -> Figure:
@@ -77,7 +52,8 @@ def scaling_figure(scaling: dict, theme: dict) -> Figure:
 def fig_scaling(data: dict, out_dir: Path) -> None:
     for suffix, theme in THEMES.items():
         with rc_context(style(theme)):
-            save(scaling_figure(data["scaling"], theme), out_dir, f"scaling{suffix}")
+            figure_files.save(scaling_figure(data["scaling"], theme), out_dir,
+                              f"scaling{suffix}")
 
 
 FIGURES = {"scaling": fig_scaling}

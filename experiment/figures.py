@@ -7,11 +7,9 @@ hold symbols and numbers only, no words, so one file per scheme serves every
 language; the site's captions say what to look at. Colours are colour-blind
 safe in both schemes (Okabe-Ito lines, which also differ by line style and
 marker; heat maps in PuOr's orange against purple). Output is
-deterministic: fixed SVG hash salt, no dates in metadata, text as paths, and
-no pyplot global state.
+deterministic (provenance.figures saves them) and uses no pyplot global state.
 """
 
-import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -22,7 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import NullFormatter
 
-from provenance.files import atomic_write
+from provenance import figures as figure_files
 
 
 class Scheme(NamedTuple):
@@ -54,7 +52,6 @@ DARK = Scheme(
 )
 SCHEMES = (LIGHT, DARK)
 
-PNG_DPI = 150
 SEED_LINESTYLES = ["-", "--", ":", "-."]
 SEED_MARKERS = ["o", "s", "^", "D", "v", "P"]
 # Latent features by role: query, payload, noise; the same labels as in the articles.
@@ -77,35 +74,7 @@ def power_of_ten(value: float, _position=None) -> str:
 
 
 def style(scheme: Scheme) -> dict:
-    return {
-        "svg.hashsalt": "feature-recovery",
-        "svg.fonttype": "path",
-        "font.family": "DejaVu Sans",
-        "font.size": 10,
-        "figure.facecolor": scheme.background,
-        "axes.facecolor": scheme.background,
-        "savefig.facecolor": scheme.background,
-        "savefig.transparent": False,
-        "text.color": scheme.foreground,
-        "axes.edgecolor": scheme.foreground,
-        "axes.labelcolor": scheme.foreground,
-        "xtick.color": scheme.foreground,
-        "ytick.color": scheme.foreground,
-        "legend.labelcolor": scheme.foreground,
-    }
-
-
-def save(fig: Figure, out_dir: Path, name: str) -> list[str]:
-    """Write <name>.svg and <name>.png atomically; return their file names."""
-    written = []
-    for fmt, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt, dpi=PNG_DPI, metadata=metadata)
-        # Laid out once: the PNG keeps the SVG's positions (a fifth of the drawing time).
-        fig.set_layout_engine("none")
-        atomic_write(Path(out_dir) / f"{name}.{fmt}", buffer.getvalue())
-        written.append(f"{name}.{fmt}")
-    return written
+    return figure_files.style("feature-recovery", scheme.background, scheme.foreground)
 
 
 def heatmap(ax, response, column_symbol: str, scheme: Scheme, limit: float,
@@ -274,7 +243,7 @@ def write(name: str, results: dict, out_dir: Path) -> list[str]:
                 fig.set_layout_engine("none")
                 for ax, position in zip(fig.axes, positions, strict=True):
                     ax.set_position(position)
-            written += save(fig, out_dir, name + scheme.suffix)
+            written += figure_files.save(fig, out_dir, name + scheme.suffix)
             positions = [ax.get_position() for ax in fig.axes]
     return written
 
