@@ -5,10 +5,13 @@ every event here fires once per language. Expensive work is keyed by the hash
 of its source (sitebuild.runs.RunCache): the first language runs it, the
 others reuse it.
 
-``mkdocs build`` fails loudly on anything wrong: a failed run, an unknown result
-name, a claim the run refutes. ``mkdocs serve`` shows the same errors on the
-pages and in the log instead, and recovers by itself once the cause is fixed,
-because the experiment's folder is watched and its new hash forces a new run.
+``mkdocs build`` fails loudly on anything wrong. A failed run stops it at once;
+what is wrong with a page (an unknown result name, a claim the run refutes, a
+notebook cell that fails) is collected over every page of every language, and
+the build then fails naming all of it, so that an author fixes everything in one
+round. ``mkdocs serve`` shows the same errors on the pages and in the log instead,
+and recovers by itself once the cause is fixed, because the experiment's folder
+is watched and its new hash forces a new run.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ class _Build:
     command: str = "build"  # or "serve", "gh-deploy"
     site_dir: str | None = None
     error: str | None = None  # why the computations failed: the pages show it, and no number
+    failures: list[str] = field(default_factory=list)  # what is wrong with pages (build only)
     runs: dict = field(default_factory=dict)  # name -> runs.Run
     values: dict = field(default_factory=dict)  # name -> its JSON, as the pages look values up
     notebooks: notebooks.NotebookCache | None = None  # this project's executions
@@ -72,6 +76,7 @@ _build = _Build()
 
 def on_startup(command: str, dirty: bool) -> None:
     _build.command = command
+    _build.failures.clear()
 
 
 def on_shutdown() -> None:
@@ -81,10 +86,19 @@ def on_shutdown() -> None:
         notebook_cache.close()
 
 
-def _fail(message: str) -> None:
-    """Stop a build; in a preview, log the error and show it on the pages."""
+def _stop(message: str) -> None:
+    """Stop a build now; in a preview, log the error (the pages show it)."""
     if not _build.serving:
         raise PluginError(message)
+    log.error(message)
+
+
+def _fail(message: str) -> None:
+    """What is wrong with a page: a build fails once every language is built
+    (on_post_build); a preview logs it (the page shows it)."""
+    if not _build.serving:
+        _build.failures.append(message)
+        return
     log.error(message)
 
 
@@ -102,7 +116,7 @@ def on_config(config):
     except RunFailed as error:
         runs = {}
         _build.error = str(error)
-        _fail(str(error))
+        _stop(str(error))
     _build.values = {name: run.data for name, run in runs.items()}
     _build.runs = runs
     return config
@@ -304,6 +318,16 @@ def on_post_template(output: str, template_name: str, config) -> str:
     if template_name == "404.html" and i18n.current_language != i18n.default_language:
         return ""
     return output
+
+
+@event_priority(-200)  # after mkdocs-static-i18n's, which builds the other languages
+def on_post_build(config) -> None:
+    """Fail with every page's error, once the last language is built: within
+    mkdocs-static-i18n's builds of the other languages, its `building` is set."""
+    if _build.failures and not config.plugins["i18n"].building:
+        failures, _build.failures = _build.failures, []
+        raise PluginError(f"{len(failures)} error(s) on the pages; nothing is published:\n\n"
+                          + "\n\n".join(failures))
 
 
 def on_build_error(error) -> None:

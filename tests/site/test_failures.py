@@ -1,8 +1,14 @@
-"""A run that no longer supports the text cannot be published: the build stops and says why."""
+"""A run that no longer supports the text cannot be published: the build stops and says why.
+
+A failed computation stops the build at once. Whatever is wrong with the pages is
+collected over every page of every language, and the build fails naming all of it:
+one build of a copy with four faults planted in different places shows each of
+them, and publishes nothing."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -10,18 +16,35 @@ from tests.project import OWN_BUILDS, copy_project, mkdocs_build
 
 pytestmark = [pytest.mark.slow, OWN_BUILDS]
 
+BROKEN_CELL = "raise RuntimeError('broken on purpose')"
+FAULTS = [  # path, pattern, replacement: each its own failure, in pages of different kinds
+    # Twenty training steps instead of the configured number: the model is far from
+    # the teacher, so the sentences about its precision are false.
+    ("experiment/config.py", r"(steps: int = )\d+", r"\g<1>20"),
+    # A planted parameter: the worked example's key is no longer ln 3.
+    ("examples/two_positions.py", r"\(math\.log\(3\),\)", "(math.log(2.5),)"),
+    # A typo in a translation only: it is built after the other languages' pages.
+    ("docs/index.uk.md", r"\n## ",
+     "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## "),
+    # The notebook's first cell, broken in every language: one execution, which fails.
+    *((f"docs/{name}", r"```python[^\n]*\n", f"```python\n{BROKEN_CELL}\n")
+      for name in ("notebook.md", "notebook.uk.md", "notebook.sv.md")),
+]
 
-def build_with_change(tmp_path, path: str, pattern: str, replacement: str,
-                      also: tuple[str, ...] = ()) -> str:
-    """Build a copy of the project with one edit in PATH (and the same in each of ALSO);
-    the build must fail and publish nothing. Returns what it printed on stderr."""
+
+def edit(project: Path, path: str, pattern: str, replacement: str) -> None:
+    source = project / path
+    changed, count = re.subn(pattern, replacement, source.read_text(encoding="utf-8"), count=1)
+    assert count == 1, f"{path} no longer matches {pattern!r}: update this test"
+    source.write_text(changed, encoding="utf-8")
+
+
+def failed_build(tmp_path: Path, faults) -> str:
+    """Build a copy of the project with FAULTS; the build must fail and publish nothing.
+    Returns what it printed on stderr."""
     project = copy_project(tmp_path / "project")
-    for edited in (path, *also):
-        source = project / edited
-        text = source.read_text(encoding="utf-8")
-        changed, count = re.subn(pattern, replacement, text, count=1)
-        assert count == 1, f"{edited} no longer matches {pattern!r}: update this test"
-        source.write_text(changed, encoding="utf-8")
+    for fault in faults:
+        edit(project, *fault)
     site = tmp_path / "site"
     done = mkdocs_build(project, site)
     assert done.returncode != 0
@@ -30,24 +53,39 @@ def build_with_change(tmp_path, path: str, pattern: str, replacement: str,
     return done.stderr
 
 
-def test_a_crippled_experiment_fails_the_build_naming_claim_and_page(tmp_path):
-    # Twenty training steps instead of the configured number: the model is far
-    # from the teacher, so the sentences about its precision are false.
-    stderr = build_with_change(tmp_path, "experiment/config.py", r"(steps: int = )\d+", r"\g<1>20")
+@pytest.fixture(scope="module")
+def stderr(tmp_path_factory):
+    return failed_build(tmp_path_factory.mktemp("faults"), FAULTS)
+
+
+def test_a_crippled_experiment_fails_the_build_naming_claim_and_page(stderr):
     assert re.search(r"feature-recovery(\.\w\w)?\.md: claim '\w+' is not supported by this run",
                      stderr), stderr[-3000:]
 
 
+def test_a_planted_example_parameter_fails_the_build_naming_claim_and_page(stderr):
+    # tests/examples/test_planted_errors.py plants one in each example, without a build.
+    assert "attention.md: claim 'worked_key_is_ln3' is not supported by this run" in stderr, \
+        stderr[-3000:]
+
+
+def test_an_unknown_result_name_fails_the_build_naming_page_and_name(stderr):
+    assert re.search(r"index\.uk\.md: .*experiment\.seeds\.0\.heldout_msee", stderr), \
+        stderr[-3000:]
+
+
+def test_a_failing_notebook_cell_fails_the_build_with_its_error(stderr):
+    assert re.search(r"notebook\.md\b.*\n(.*\n)*.*broken on purpose", stderr), stderr[-3000:]
+
+
+def test_every_fault_is_named_in_every_language_it_touches(stderr):
+    for page in ("feature-recovery.md", "feature-recovery.uk.md", "feature-recovery.sv.md",
+                 "attention.md", "attention.uk.md", "attention.sv.md", "index.uk.md"):
+        assert f"{page}: " in stderr, page
+
+
 def test_a_failing_experiment_fails_the_build_with_its_error(tmp_path):
-    stderr = build_with_change(tmp_path, "experiment/__main__.py", r"\ndef main\(",
-                               "\nraise RuntimeError('broken on purpose')\n\n\ndef main(")
+    stderr = failed_build(tmp_path, [("experiment/__main__.py", r"\ndef main\(",
+                                      "\nraise RuntimeError('broken on purpose')\n\n\ndef main(")])
     assert "python -m experiment` failed" in stderr
     assert "broken on purpose" in stderr
-
-
-def test_an_unknown_result_name_fails_the_build_naming_page_and_name(tmp_path):
-    # A typo in a translation only: the other languages build first and must
-    # not be left published either.
-    stderr = build_with_change(tmp_path, "docs/index.uk.md", r"\n## ",
-                               "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## ")
-    assert "index.uk.md" in stderr and "experiment.seeds.0.heldout_msee" in stderr

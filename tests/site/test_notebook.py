@@ -21,7 +21,6 @@ from bs4 import BeautifulSoup
 from sitebuild.dark_execution import dark_variant
 from sitebuild.notebook_download import site_url
 from tests.project import LANGUAGES, OWN_BUILDS, ROOT, copy_project, page_file
-from tests.site.test_failures import build_with_change
 
 pytestmark = pytest.mark.slow
 
@@ -236,12 +235,3 @@ def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site
              for img in page(site, "en").select(DARK_FIGURES)]
     assert image_hashes(notebook) == twins, "the build's dark twins are not what every cell draws"
 
-
-@OWN_BUILDS
-def test_a_failing_cell_fails_the_build_and_publishes_nothing(tmp_path):
-    # The same first cell broken in every language: one execution, which fails at once
-    # (an edit of one language would leave the others a full execution of their own).
-    stderr = build_with_change(tmp_path, "docs/notebook.md", r"```python[^\n]*\n",
-                               "```python\nraise RuntimeError('broken on purpose')\n",
-                               also=("docs/notebook.uk.md", "docs/notebook.sv.md"))
-    assert re.search(r"notebook\.md\b.*\n(.*\n)*.*broken on purpose", stderr), stderr[-3000:]
