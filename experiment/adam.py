@@ -5,7 +5,8 @@ torch._dynamo, PyTorch's compiler. That is an import of about a second, and two
 graph breaks and a wrapper on every step: 1.2-1.7 s of the experiment's 7 s, on the
 critical path of every site build (see the commit that added this file). The plain
 form stays beside it: tests/experiment/test_adam.py trains with both and asks for
-the same bits, and the tests' plain loop and the notebook use torch.optim.Adam.
+the same bits, and the tests' plain loop (tests/experiment/plain_loop.py) uses
+torch.optim.Adam.
 """
 
 import inspect
@@ -22,7 +23,11 @@ EPS: float = _DEFAULTS["eps"].default
 
 class Adam:
     """torch.optim.Adam(params, lr) on CPU tensors: the update of its default path
-    (torch/optim/adam.py, _single_tensor_adam: no weight decay, amsgrad or maximize)."""
+    (torch/optim/adam.py, _single_tensor_adam: no weight decay, amsgrad or maximize).
+
+    One step count for all parameters: every parameter must have a gradient at every
+    step, as every parameter of the students does (torch.optim.Adam would skip one
+    without and count its steps apart)."""
 
     def __init__(self, params: Iterable[torch.Tensor], lr: float):
         self.params = list(params)
@@ -45,6 +50,8 @@ class Adam:
         moments = zip(self.params, self.exp_avg, self.exp_avg_sq, strict=True)
         for param, exp_avg, exp_avg_sq in moments:
             grad = param.grad
+            if grad is None:
+                raise ValueError("Adam.step: a parameter has no gradient (see the class)")
             exp_avg.lerp_(grad, 1 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(self.eps)

@@ -37,7 +37,8 @@ def style(salt: str, background: str, ink: str) -> dict:
 
 
 def save(fig: Figure, out_dir: Path, name: str) -> list[str]:
-    """Write <name>.svg and <name>.png atomically; return their file names."""
+    """Write <name>.svg and <name>.png atomically; return their file names. FIG is
+    left without a layout engine: it keeps the layout of its first save."""
     written = []
     for fmt, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
         buffer = io.BytesIO()

@@ -48,7 +48,7 @@ class NotebookPage:
     executed: nbformat.NotebookNode  # the language's notebook with the execution's outputs
     dark: nbformat.NotebookNode | None  # the same with the dark execution's (figure twins)
     rendered: Path  # its page form, the .ipynb mkdocs-jupyter converts
-    error: str | None  # a failed execution (preview only: a build stops)
+    error: str | None  # a failed execution: shown on the page (a build then fails)
 
 
 @dataclass
@@ -171,8 +171,8 @@ def _publish_notebook(path: Path, page_path: str, files: Files, config) -> None:
     """The notebook mkdocs-jupyter renders as the page, the images it shows, and the
     .ipynb download next to the page, all from the one execution.
 
-    In a preview, a failed execution leaves the page its code without outputs,
-    under the error.
+    A failed execution leaves the page its code without outputs, under the error
+    (a build then fails at its end, on_post_build).
     """
     # Files on disk, not File.generated(content=...): mkdocs-static-i18n sorts
     # files by their source path and fails on a file that has none.
@@ -266,7 +266,7 @@ def on_page_content(html: str, page, config, files) -> str:
 
 def _finish_notebook_page(html: str, page, config) -> str:
     """mkdocs-jupyter's HTML with the site's heading ids, alt texts and no other host;
-    in a preview, under the error of a failed execution."""
+    under the error of a failed execution (a build then fails at its end)."""
     page.file.abs_src_path = _build.rendered_from.pop(page.file.src_uri)
     notebook = _build.notebook_pages[page.file.abs_src_path]
     try:
@@ -331,7 +331,14 @@ def on_post_build(config) -> None:
 
 
 def on_build_error(error) -> None:
-    """A failed build publishes nothing: no page with stale or partial numbers."""
+    """A failed build publishes nothing: no page with stale or partial numbers.
+
+    An exception before on_post_build would hide the pages' errors collected so
+    far: they are logged here."""
+    if _build.failures:
+        log.error("Errors in pages before the build stopped:\n\n%s",
+                  "\n\n".join(_build.failures))
+        _build.failures.clear()
     if not _build.serving and _build.site_dir:
         shutil.rmtree(_build.site_dir, ignore_errors=True)
         log.error("Build failed; removed %s so that nothing half-built is published.",

@@ -117,10 +117,12 @@ class Tabs:
     Opening a tab costs Chromium about a second of CPU more than loading a page in
     one already open (a new renderer sets up and compiles the theme's scripts again):
     most of the browser tests' time, before this pool. A tab given back is emptied
-    before its next use, so that it shows a page as a new reader's browser does: no
-    document (about:blank), no storage or cookies of the site, no routes, no
-    listeners. A test that changes a tab in ways this cannot undo (an init script, a
-    CDP session) asks for a fresh one, which is closed afterwards."""
+    before its next use, so that it shows a page as a reader's browser does on
+    coming back (the HTTP cache stays warm): no document (about:blank), no storage
+    or cookies of the site, no routes, no listeners, the mouse up in a corner. A test
+    that changes a tab in ways this cannot undo (an init script, a CDP session) asks
+    for a fresh one, which is closed afterwards. test_pages.py checks every page in
+    fresh contexts: a reader's first visit."""
 
     def __init__(self, browser, origin: str):
         self.browser, self.origin = browser, origin
@@ -143,6 +145,8 @@ class Tabs:
         try:
             page.unroute_all(behavior="ignoreErrors")
             page.mouse.up()  # a test that failed mid-drag
+            page.mouse.move(0, 0)  # nothing hovered
+            # Session storage needs nothing: the next page's is new (test_tabs.py).
             page.goto("about:blank")
             session = page.context.new_cdp_session(page)
             session.send("Storage.clearDataForOrigin",  # local storage, cookies, caches...

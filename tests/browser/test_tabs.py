@@ -12,7 +12,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_a_reused_tab_keeps_no_storage_cookie_route_or_listener_of_its_last_test(tabs, server):
     page, traffic, key = tabs.take("light", fresh=False)
     page.goto(page_url(server, "en", ""))
-    page.evaluate("localStorage.setItem('probe', '1'); document.cookie = 'probe=1; path=/'")
+    page.evaluate("localStorage.setItem('probe', '1'); sessionStorage.setItem('probe', '1'); "
+                  "document.cookie = 'probe=1; path=/'")
     page.route("**/*.css", lambda route: route.abort())
     tabs.give_back(page, traffic, key)
 
@@ -21,6 +22,7 @@ def test_a_reused_tab_keeps_no_storage_cookie_route_or_listener_of_its_last_test
     assert again.url == "about:blank"
     again.goto(page_url(server, "en", ""))
     assert again.evaluate("localStorage.getItem('probe')") is None
+    assert again.evaluate("sessionStorage.getItem('probe')") is None
     assert "probe" not in again.evaluate("document.cookie")
     assert fresh_traffic.failed == [], "the last test's route still aborts requests"
     again.goto(server.replace("127.0.0.1", "localhost"))

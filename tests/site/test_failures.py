@@ -23,7 +23,7 @@ FAULTS = [  # path, pattern, replacement: each its own failure, in pages of diff
     ("experiment/config.py", r"(steps: int = )\d+", r"\g<1>20"),
     # A planted parameter: the worked example's key is no longer ln 3.
     ("examples/two_positions.py", r"\(math\.log\(3\),\)", "(math.log(2.5),)"),
-    # A typo in a translation only: it is built after the other languages' pages.
+    # A typo in a translation only: it is built after the English pages.
     ("docs/index.uk.md", r"\n## ",
      "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## "),
     # The notebook's first cell, broken in every language: one execution, which fails.
@@ -75,7 +75,7 @@ def test_an_unknown_result_name_fails_the_build_naming_page_and_name(stderr):
 
 
 def test_a_failing_notebook_cell_fails_the_build_with_its_error(stderr):
-    assert re.search(r"notebook\.md\b.*\n(.*\n)*.*broken on purpose", stderr), stderr[-3000:]
+    assert re.search(r"notebook\.md: .*\n(.*\n)*.*broken on purpose", stderr), stderr[-3000:]
 
 
 def test_every_fault_is_named_in_every_language_it_touches(stderr):
