@@ -7,7 +7,10 @@ Training the main student for every seed of the default config, the same data ea
     per step, loss.backward() and optimizer.step(): the loop a reader writes first;
 (b) one seed at a time through experiment.train (batches drawn 25 steps at a time);
 (c) experiment.train with every seed side by side: what `python -m experiment` runs.
-(b) and (c) separate the two sources of speed. Target: (c) / (a) <= 0.5.
+(b) and (c) separate the sources of speed: batches drawn 25 steps at a time and
+Adam's update written out (experiment/adam.py: no torch._dynamo, which the plain
+loop's torch.optim.Adam imports and wraps every step in), then the seeds side by
+side. Target: (c) / (a) <= 0.5.
 
 Then the whole process, `python -m experiment --out TMP` in a fresh interpreter: with
 figures, and with --no-figures. All in one run, alternating, so that machine noise hits
