@@ -97,13 +97,18 @@ class Traffic:
             page.remove_listener(event, listener)
 
 
-def open_page(browser, url: str, *, scheme: str = "light", wait_until: str = "load",
-              **context_options):
-    """A fresh context (no stored palette or state) with URL loaded and its traffic watched."""
+def new_tab(browser, scheme: str, **context_options):
+    """The one tab of a fresh context (no stored palette or state), nothing loaded."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900},
                                   **context_options)
     context.set_default_timeout(10_000)  # a widget that never appears fails in seconds
-    page = context.new_page()
+    return context.new_page()
+
+
+def open_page(browser, url: str, *, scheme: str = "light", wait_until: str = "load",
+              **context_options):
+    """A fresh context (new_tab) with URL loaded and its traffic watched."""
+    page = new_tab(browser, scheme, **context_options)
     traffic = Traffic()
     traffic.watch(page)
     if wait_until:
@@ -131,8 +136,7 @@ class Tabs:
     def take(self, scheme: str, fresh: bool, **options):
         key = repr((scheme, sorted(options.items())))
         free = [] if fresh else self._free.setdefault(key, [])
-        page = free.pop() if free else open_page(self.browser, None, scheme=scheme,
-                                                 wait_until=None, **options)[0]
+        page = free.pop() if free else new_tab(self.browser, scheme, **options)
         traffic = Traffic()
         traffic.watch(page)
         return page, traffic, (None if fresh else key)
