@@ -51,6 +51,10 @@ from sitebuild.dark_execution import SKIP_TAG, dark_variant, without_injected
 
 IMPORTED_PACKAGE = "experiment"  # what the notebook imports; part of its key
 TIMEOUT = 600  # seconds per cell: one seed trains in seconds, so this means hung
+# Seconds for the kernel to answer its first request. nbclient's 60 s failed a build
+# that started beside two others on a fresh clone (CI, 2 cores): a loaded machine is
+# slow, not broken, so the kernel gets as long as a cell.
+STARTUP_TIMEOUT = TIMEOUT
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 log = logging.getLogger("mkdocs.hooks.sitebuild")
 
@@ -177,7 +181,7 @@ def _run(notebook: nbformat.NotebookNode, kernel: jupyter_client.AsyncKernelMana
     executed = copy.deepcopy(notebook)
     skipping = {} if skip_tag is None else {"skip_cells_with_tag": skip_tag}
     client = nbclient.NotebookClient(
-        executed, km=kernel, timeout=TIMEOUT, allow_errors=False,
+        executed, km=kernel, timeout=TIMEOUT, startup_timeout=STARTUP_TIMEOUT, allow_errors=False,
         resources={"metadata": {"path": str(cwd)}}, **skipping)
     try:
         client.execute()
