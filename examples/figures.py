@@ -12,15 +12,13 @@ from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from provenance import figures as figure_files
+from provenance.figure_style import SCHEMES
 
-# Okabe-Ito pairs, chosen per background: each reads well on its page.
-THEMES = {
-    "": {"background": "#ffffff", "ink": "#1f1f1f", "grid": "#dddddd",
-         "scaled": "#0072B2", "unscaled": "#D55E00", "reference": "#6b6b6b"},
-    # Material's slate background, as in experiment/figures.py: no frame on a dark page.
-    "-dark": {"background": "#1e2029", "ink": "#e2e4e9", "grid": "#3a3f4b",
-              "scaled": "#56B4E9", "unscaled": "#E69F00", "reference": "#9a9ea8"},
-}
+# The shared schemes (provenance.figure_style), in this module's terms.
+THEMES = {scheme.suffix: {"background": scheme.background, "ink": scheme.foreground,
+                          "grid": scheme.grid, "scaled": scheme.seed_colours[0],
+                          "unscaled": scheme.seed_colours[1], "reference": scheme.reference}
+          for scheme in SCHEMES}
 
 
 def style(theme: dict) -> dict:

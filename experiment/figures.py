@@ -15,42 +15,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from matplotlib import colormaps, colors, rc_context
+from matplotlib import colors, rc_context
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import NullFormatter
 
 from provenance import figures as figure_files
-
-
-class Scheme(NamedTuple):
-    suffix: str  # appended to the figure's name
-    background: str
-    foreground: str  # text, axes, rules
-    grid: str
-    reference: str  # reference lines
-    diverging: colors.Colormap  # for signed values: neutral at 0, hue for the sign
-    seed_colours: tuple[str, ...]
-
-
-LIGHT = Scheme(
-    suffix="", background="white", foreground="black", grid="#dddddd", reference="#555555",
-    diverging=colormaps["PuOr"],  # orange below 0, purple above; light at 0
-    # Okabe-Ito colours that read well on white.
-    seed_colours=("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"),
-)
-DARK = Scheme(
-    # Material's slate background, so the figure sits on the page without a frame.
-    suffix="-dark", background="#1e2029", foreground="#e2e4e9", grid="#3b3f4c",
-    reference="#b4b8c4",
-    # PuOr's hues on a dark page: 0 is the page itself, so zeros recede as they do on
-    # white, and the larger |value|, the lighter the orange (below 0) or purple (above).
-    diverging=colors.LinearSegmentedColormap.from_list(
-        "PuOr_on_slate", ["#fdb863", "#1e2029", "#b2abd2"]),
-    # The lighter Okabe-Ito colours: each keeps a contrast of at least 3:1 on the slate.
-    seed_colours=("#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#D55E00"),
-)
-SCHEMES = (LIGHT, DARK)
+from provenance.figure_style import DARK, LIGHT, SCHEMES, Scheme  # noqa: F401 (callers name them here)
 
 SEED_LINESTYLES = ["-", "--", ":", "-."]
 SEED_MARKERS = ["o", "s", "^", "D", "v", "P"]
