@@ -53,7 +53,7 @@ lang ?= en
 NOTEBOOK_STAMP := $(VENV)/.notebook-installed
 NOTEBOOK = notebooks/notebook$(if $(filter-out en,$(lang)),.$(lang)).ipynb
 notebook: $(NOTEBOOK_STAMP)
-	$(BIN)/python -m sitebuild.notebook_download notebooks
+	$(BIN)/python -m sitebuild.notebook notebooks
 	@test -f $(NOTEBOOK) || { echo "No notebook in the language lang=$(lang): en, uk or sv." >&2; exit 1; }
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(NOTEBOOK)
 

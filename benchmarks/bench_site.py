@@ -7,10 +7,9 @@
    run. The two copies build in turn, baseline then current, PAIRS times, so that
    the machine's load falls on both alike; printed: every time, both medians and
    their ratio (issue 10's target: <= 0.7). For the current project also: how its
-   last build splits between the computations, the notebook's one execution
-   (alongside them), mkdocs-jupyter's rendering of its three pages and the rest
-   of MkDocs, and the peak memory of the build's process tree (sampled every
-   20 ms).
+   last build splits between the computations (the notebook's one execution is
+   one of them), mkdocs-jupyter's rendering of its three pages and the rest of
+   MkDocs, and the peak memory of the build's process tree (sampled every 20 ms).
 2. `mkdocs serve` on the copy: the rebuild of every language after a prose edit
    (no computation and no notebook runs again), and after a code edit of the
    experiment (the experiment and the notebook run again).
@@ -25,7 +24,6 @@ import argparse
 import contextlib
 import io
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -135,9 +133,9 @@ def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int
     else:
         print(f"  no baseline: {commit} is not in this checkout's git history")
     computations = _span(last, "Running computations", "Computations done")
-    print(f"  last current build: computations {computations:.1f} s, the notebook's "
-          f"execution {_execution_time(last):.1f} s (alongside them), its 3 pages rendered "
-          f"{_conversion_time(last):.1f} s, wall {last.seconds:.1f} s")
+    print(f"  last current build: computations {computations:.1f} s (the notebook's execution "
+          f"among them), its 3 pages rendered {_conversion_time(last):.1f} s, "
+          f"wall {last.seconds:.1f} s")
     print(f"  peak memory of its process tree: {last.peak_memory / 2**30:.2f} GB "
           "(target <= 1.5 GB)")
 
@@ -146,13 +144,6 @@ def _span(build: Build, begin: str, end: str) -> float:
     first = next((i for i, line in enumerate(build.lines) if begin in line), None)
     last = next((i for i, line in enumerate(build.lines) if end in line), None)
     return 0.0 if first is None or last is None else build.stamps[last] - build.stamps[first]
-
-
-def _execution_time(build: Build) -> float:
-    """The notebook's execution, its dark twin's included (one after the other, in one
-    kernel), as sitebuild.notebooks logs it; the longest, if several codes ran."""
-    return max((float(m[1]) for line in build.lines
-                if (m := re.search(r"Notebook executed in ([0-9.]+) s", line))), default=0.0)
 
 
 def _conversion_time(build: Build) -> float:
@@ -177,7 +168,7 @@ def serve_rebuilds(project: Path) -> None:
     try:
         preview.wait_for(r"Serving on", timeout=300)
         page = project / "docs" / "attention.uk.md"
-        # The first edit warms the notebook cache of every language.
+        # The first edit after start is not counted: it may still find work under way.
         prose = [preview.rebuild_after(lambda: _append(page, "\n")) for _ in range(4)]
         print(f"serve, prose edit rebuilt in all languages: {min(prose[1:]):.2f} s best, "
               f"{max(prose[1:]):.2f} s worst of {len(prose) - 1} (target <= 2.5 s; "
@@ -189,9 +180,8 @@ def serve_rebuilds(project: Path) -> None:
         print(f"serve, code edit of the experiment rebuilt in all languages: "
               f"{min(code):.1f} s best, {max(code):.1f} s worst of {len(code)}")
         print(f"  computations run: {runs} before the code edits (1 expected, at start), "
-              f"{preview.count('Running computations') - runs} for {len(code)} code edits; "
-              f"notebook executions: {preview.count('Executing the notebook')} "
-              "(1 at start, 1 per code edit)")
+              f"{preview.count('Running computations') - runs} for {len(code)} code edits "
+              "(each runs the experiment and the notebook again)")
     finally:
         preview.stop()
 

@@ -12,9 +12,10 @@ SUFFIXES = {".py", ".json"}
 SHARED = "provenance"  # this package: every computation depends on it
 
 
-def source_files(root: Path, package: str) -> list[Path]:
-    """Every .py and .json file of PACKAGE and of this package, below ROOT, sorted."""
-    folders = {package, SHARED}
+def source_files(root: Path, package: str, *imported: str) -> list[Path]:
+    """Every .py and .json file of PACKAGE, of the packages it IMPORTED from this
+    project, and of this package, below ROOT, sorted."""
+    folders = {package, *imported, SHARED}
     return sorted(
         (path for folder in folders for path in (Path(root) / folder).rglob("*")
          if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in path.parts),
@@ -22,10 +23,10 @@ def source_files(root: Path, package: str) -> list[Path]:
     )
 
 
-def source_hash(root: Path, package: str) -> str:
+def source_hash(root: Path, package: str, *imported: str) -> str:
     """sha256 over the relative path and bytes of every file of source_files."""
     digest = hashlib.sha256()
-    for path in source_files(root, package):
+    for path in source_files(root, package, *imported):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -10,10 +10,12 @@ scheme hides (``#only-dark`` on a light page) is then never fetched at all.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import struct
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
 
 IMG = re.compile(r"<img\b[^>]*?/?>")
 ATTRIBUTE = r'\b{}="([^"]*)"'
@@ -82,3 +84,14 @@ def sized_and_lazy(html: str, resolve: Callable[[str], Path | None]) -> str:
         return f"<img {' '.join(added)}{tag[4:]}"
 
     return IMG.sub(rewrite, html)
+
+
+def published_file(src: str, page_url: str, files) -> Path | None:
+    """The file behind an image's SRC on the page at PAGE_URL, among FILES (MkDocs'),
+    or None if it is not one of this build's."""
+    parts = urlsplit(src)
+    if parts.scheme or parts.netloc:
+        return None
+    url = posixpath.normpath(urljoin("/" + page_url, unquote(parts.path))).lstrip("/")
+    found = files.get_file_from_path(url) or next((f for f in files if f.url == url), None)
+    return Path(found.abs_src_path) if found and found.abs_src_path else None

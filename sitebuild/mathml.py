@@ -2,7 +2,10 @@
 
 pymdownx.arithmatex (generic mode) leaves ``<span class="arithmatex">\\(...\\)</span>``
 and ``<div class="arithmatex">\\[...\\]</div>`` in the page; this replaces each
-with MathML, which browsers render natively.
+with MathML, which browsers render natively. A Python-Markdown extension
+(``- sitebuild.mathml`` in mkdocs.yml's markdown_extensions), so that any generator
+that loads those (MkDocs, ProperDocs, Zensical) renders math the same way; TeX it
+cannot render stops the build, naming the page and the formula.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import html
 import re
 
 from latex2mathml.converter import convert
+from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
 
 INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
 BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
@@ -39,3 +44,19 @@ def _converter(display: str):
 def render(page_html: str) -> str:
     page_html = BLOCK.sub(_converter("block"), page_html)
     return INLINE.sub(_converter("inline"), page_html)
+
+
+class _MathML(Postprocessor):
+    def run(self, text: str) -> str:
+        return render(text)
+
+
+class MathMLExtension(Extension):
+    """Python-Markdown's form of render(): after raw HTML is put back (priority 30)."""
+
+    def extendMarkdown(self, md) -> None:  # noqa: N802 (Python-Markdown's name)
+        md.postprocessors.register(_MathML(md), "mathml", 5)
+
+
+def makeExtension(**kwargs) -> MathMLExtension:  # noqa: N802 (how Python-Markdown loads it)
+    return MathMLExtension(**kwargs)

@@ -1,8 +1,8 @@
 """The computations behind the pages, run in fresh interpreters.
 
 A computation is a package run as ``python -m PACKAGE --out DIR``; it writes one
-JSON file (and possibly figures) into DIR. The site build runs every
-computation once per change of its source, never once per language: the cache
+JSON file (results, or an executed notebook) and possibly figures into DIR. The
+site build runs every computation once per change of its source, never once per language: the cache
 key is the package's source hash (provenance.source), so a prose edit reuses the run
 and a code edit repeats it.
 """
@@ -33,14 +33,12 @@ class Computation:
     output: str  # the JSON file it writes into DIR
 
     root: Path = PROJECT_ROOT  # where `python -m PACKAGE` is run
-
-    @property
-    def name(self) -> str:
-        return self.package
+    imports: tuple[str, ...] = ()  # the project's packages it imports, part of its source
 
     def source_hash(self) -> str:
-        """The cache key; the computation records the same hash in its output."""
-        return source_hash(self.root, self.package)
+        """The cache key: the package's source, its imports' and provenance/ (the rule of
+        provenance.source, by which a computation records its own hash)."""
+        return source_hash(self.root, self.package, *self.imports)
 
 
 def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
@@ -48,6 +46,9 @@ def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
     return (
         Computation(package="experiment", output="results.json", root=root),
         Computation(package="examples", output="examples.json", root=root),
+        # The companion notebook: its code imports the experiment.
+        Computation(package="companion", output="companion.ipynb", root=root,
+                    imports=("experiment",)),
     )
 
 
@@ -115,7 +116,7 @@ class RunCache:
         """
         stale = self._stale()
         failures = self._remembered_failures(stale)
-        to_run = {c: h for c, h in stale.items() if c.name not in failures}
+        to_run = {c: h for c, h in stale.items() if c.package not in failures}
         if to_run:
             failures.update(self._run(to_run))
         if failures:
@@ -127,7 +128,7 @@ class RunCache:
         stale = {}
         for computation in self.computations:
             new_hash = computation.source_hash()
-            current = self._runs.get(computation.name)
+            current = self._runs.get(computation.package)
             if current is None or current.source_hash != new_hash:
                 stale[computation] = new_hash
         return stale
@@ -136,9 +137,9 @@ class RunCache:
         """Messages of the STALE computations that already failed with the same source."""
         remembered = {}
         for computation, new_hash in stale.items():
-            failed = self._failures.get(computation.name)
+            failed = self._failures.get(computation.package)
             if failed and failed[0] == new_hash:
-                remembered[computation.name] = failed[1]
+                remembered[computation.package] = failed[1]
         return remembered
 
     def _run(self, to_run: dict[Computation, str]) -> dict[str, str]:
@@ -156,17 +157,17 @@ class RunCache:
             for computation, future in futures.items():
                 try:
                     self._replace(future.result())
-                    self._failures.pop(computation.name, None)
+                    self._failures.pop(computation.package, None)
                 except RunFailed as error:
-                    self._drop(computation.name)
-                    self._failures[computation.name] = (to_run[computation], str(error))
-                    failures[computation.name] = str(error)
+                    self._drop(computation.package)
+                    self._failures[computation.package] = (to_run[computation], str(error))
+                    failures[computation.package] = str(error)
         log.info("Computations done in %.1f s", time.perf_counter() - started)
         return failures
 
     def _replace(self, run: Run) -> None:
-        self._drop(run.computation.name)
-        self._runs[run.computation.name] = run
+        self._drop(run.computation.package)
+        self._runs[run.computation.package] = run
 
     def _drop(self, name: str) -> None:
         old = self._runs.pop(name, None)

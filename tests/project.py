@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -15,15 +16,14 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 _ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 LANGUAGES = ("en", "uk", "sv")
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
-PROJECT_PARTS = ("docs", "experiment", "examples", "provenance", "sitebuild", "overrides",
-                 "mkdocs.yml", "pyproject.toml")
+PROJECT_PARTS = ("docs", "experiment", "examples", "companion", "provenance", "sitebuild",
+                 "overrides", "mkdocs.yml", "pyproject.toml")
 
 # Tests that build a project of their own (serve, failing builds): the suite starts
 # them first (tests/conftest.py), so that their minutes overlap everything else.
@@ -135,21 +135,27 @@ def run_computation(package: str, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, check=False)
 
 
-class _ConfigLoader(yaml.SafeLoader):
-    """mkdocs.yml as plain data: its tags (!ENV, !!python/...) read as None."""
+@functools.cache
+def mkdocs_config():
+    """mkdocs.yml as MkDocs reads it (load_config: its !ENV resolved, its plugins'
+    settings validated), read once per session."""
+    from mkdocs.config import load_config
 
-
-_ConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
-_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    return load_config(str(ROOT / "mkdocs.yml"))
 
 
 def i18n_languages() -> list[dict]:
-    """The language entries of mkdocs.yml's i18n plugin, as plain data."""
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
-    i18n = next(plugin["i18n"] for plugin in config["plugins"]
-                if isinstance(plugin, dict) and "i18n" in plugin)
-    return [dict(language, extra=config["extra"]) if language.get("default") else language
-            for language in i18n["languages"]]
+    """The language entries of mkdocs.yml's i18n plugin; the default one with the
+    site's `extra`, which the others' entries update."""
+    config = mkdocs_config()
+    languages = [dict(language) for language in config.plugins["i18n"].config.languages]
+    return [dict(language, extra=dict(config.extra)) if language["default"] else language
+            for language in languages]
+
+
+def site_url() -> str:
+    """mkdocs.yml's site_url."""
+    return mkdocs_config().site_url
 
 
 def site_words() -> dict[str, dict]:

@@ -1,9 +1,9 @@
 """A run that no longer supports the text cannot be published: the build stops and says why.
 
-A failed computation stops the build at once. Whatever is wrong with the pages is
-collected over every page of every language, and the build fails naming all of it:
-one build of a copy with four faults planted in different places shows each of
-them, and publishes nothing."""
+A failed computation (the experiment, or a notebook cell) stops the build at once.
+Whatever is wrong with the pages is collected over every page of every language,
+and the build fails naming all of it: one build of a copy with three faults planted
+in different places shows each of them, and publishes nothing."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from tests.project import OWN_BUILDS, copy_project, mkdocs_build
 
 pytestmark = [pytest.mark.slow, OWN_BUILDS]
 
-BROKEN_CELL = "raise RuntimeError('broken on purpose')"
 FAULTS = [  # path, pattern, replacement: each its own failure, in pages of different kinds
     # Twenty training steps instead of the configured number: the model is far from
     # the teacher, so the sentences about its precision are false.
@@ -26,9 +25,6 @@ FAULTS = [  # path, pattern, replacement: each its own failure, in pages of diff
     # A typo in a translation only: it is built after the English pages.
     ("docs/index.uk.md", r"\n## ",
      "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## "),
-    # The notebook's first cell, broken in every language: one execution, which fails.
-    *((f"docs/{name}", r"```python[^\n]*\n", f"```python\n{BROKEN_CELL}\n")
-      for name in ("notebook.md", "notebook.uk.md", "notebook.sv.md")),
 ]
 
 
@@ -74,18 +70,20 @@ def test_an_unknown_result_name_fails_the_build_naming_page_and_name(stderr):
         stderr[-3000:]
 
 
-def test_a_failing_notebook_cell_fails_the_build_with_its_error(stderr):
-    assert re.search(r"notebook\.md: .*\n(.*\n)*.*broken on purpose", stderr), stderr[-3000:]
-
-
 def test_every_fault_is_named_in_every_language_it_touches(stderr):
     for page in ("feature-recovery.md", "feature-recovery.uk.md", "feature-recovery.sv.md",
                  "attention.md", "attention.uk.md", "attention.sv.md", "index.uk.md"):
         assert f"{page}: " in stderr, page
 
 
-def test_a_failing_experiment_fails_the_build_with_its_error(tmp_path):
-    stderr = failed_build(tmp_path, [("experiment/__main__.py", r"\ndef main\(",
-                                      "\nraise RuntimeError('broken on purpose')\n\n\ndef main(")])
+def test_a_failing_experiment_or_notebook_cell_fails_the_build_naming_it(tmp_path):
+    """Both computations fail in one build: each is reported, as a failed run is."""
+    stderr = failed_build(tmp_path, [
+        ("experiment/__main__.py", r"\ndef main\(",
+         "\nraise RuntimeError('experiment broken on purpose')\n\n\ndef main("),
+        ("companion/notebook.pct.py", r'(# %% name="train"\n)',
+         "\\1raise RuntimeError('cell broken on purpose')\n")])
     assert "python -m experiment` failed" in stderr
-    assert "broken on purpose" in stderr
+    assert "experiment broken on purpose" in stderr
+    assert re.search(r"python -m companion` failed.*\n(.*\n)*.*cell 'train' .*\n(.*\n)*"
+                     r".*cell broken on purpose", stderr), stderr[-3000:]

@@ -18,9 +18,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from sitebuild.dark_execution import dark_variant
-from sitebuild.notebook_download import site_url
-from tests.project import LANGUAGES, OWN_BUILDS, ROOT, copy_project, page_file
+from tests.project import LANGUAGES, ROOT, copy_project, page_file, site_url
 
 pytestmark = pytest.mark.slow
 
@@ -53,9 +51,16 @@ def printed(notebook: nbformat.NotebookNode) -> list[str]:
 
 
 def image_hashes(notebook: nbformat.NotebookNode) -> list[str]:
-    return [hashlib.sha256(base64.b64decode(output.data["image/png"])).hexdigest()[:16]
+    return [hashlib.sha256(base64.b64decode(output.data["image/png"])).hexdigest()
             for cell in notebook.cells if cell.cell_type == "code"
             for output in cell.outputs if "image/png" in output.get("data", {})]
+
+
+def file_hashes(site: Path, language: str, selector: str) -> list[str]:
+    """The sha256 of the file behind each image of the page that SELECTOR selects."""
+    folder = page_file(site, language, "notebook/").parent
+    return [hashlib.sha256((folder / img["src"].partition("#")[0]).read_bytes()).hexdigest()
+            for img in page(site, language).select(selector)]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -78,7 +83,7 @@ def test_the_page_shows_printed_output_and_figures_after_the_code(site, language
 def test_each_figure_has_the_alt_text_of_its_code_cell_in_the_pages_language(site, language):
     suffix = "" if language == "en" else f".{language}"
     source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
-    expected = re.findall(r'^```python alt="([^"]+)"', source, re.MULTILINE)
+    expected = re.findall(r'^```python cell="[^"]+" alt="([^"]+)"', source, re.MULTILINE)
     assert expected, "the notebook's figures have alt text in their code fences"
     html = page(site, language)
     assert [img["alt"] for img in html.select(LIGHT_FIGURES)] == expected
@@ -87,8 +92,8 @@ def test_each_figure_has_the_alt_text_of_its_code_cell_in_the_pages_language(sit
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_figure_has_a_dark_twin_drawn_for_a_dark_page(site, language):
-    """The build's second execution, with `dark = True`: the page shows each figure
-    with its twin right after it, and Material's markers pick one per colour scheme."""
+    """Each figure cell draws both schemes in the one execution: the page shows each
+    figure with its twin right after it, and Material's markers pick one per scheme."""
     from matplotlib import colors, image
 
     from experiment.figures import DARK, LIGHT
@@ -134,15 +139,14 @@ def test_every_language_shows_the_same_outputs(site):
 def test_the_download_carries_the_outputs_the_page_shows(site, language):
     html, notebook = page(site, language), download(site, language)
     assert shown_text(html) == [text.strip("\n") for text in printed(notebook)]
-    shown = [img["src"].rpartition("/")[2].partition(".")[0]
-             for img in html.select(LIGHT_FIGURES)]
-    assert shown == image_hashes(notebook), "the download has the light figures, no twins"
+    assert file_hashes(site, language, LIGHT_FIGURES) == image_hashes(notebook), \
+        "the download has the light figures, no twins"
     assert all(cell.execution_count for cell in notebook.cells if cell.cell_type == "code")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_download_links_to_the_published_pages_and_not_to_itself(site, language):
-    base = site_url(ROOT / "mkdocs.yml")
+    base = site_url()
     prefix = "" if language == "en" else f"{language}/"
     text = "\n".join(cell.source for cell in download(site, language).cells
                      if cell.cell_type == "markdown")
@@ -204,13 +208,12 @@ def fresh_copy(tmp_path_factory) -> Path:
 
 def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site, fresh_copy):
     """The English download, executed; the others have the same code cells (asserted here),
-    so that they would print the same. Executed with `dark = True` and every cell run:
-    it draws the dark twins the page shows, which the build drew running again only
-    the cells that `dark` can change (sitebuild.dark_execution)."""
+    so that they would print the same. Its figure cells draw both schemes, as the
+    build's did: the figures are the page's, light and dark."""
     code = {language: [cell.source for cell in download(site, language).cells
                        if cell.cell_type == "code"] for language in LANGUAGES}
     assert all(cells == code["en"] for cells in code.values()), "the downloads' code differs"
-    notebook = dark_variant(download(site, "en"))
+    notebook = download(site, "en")
     nbclient.NotebookClient(notebook, timeout=600, allow_errors=False,
                             resources={"metadata": {"path": str(fresh_copy)}}).execute()
     results = json.loads((site / "run" / "results.json").read_text(encoding="utf-8"))
@@ -231,7 +234,29 @@ def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site
     assert len(compared) >= 3, (
         "the notebook no longer prints what results.json holds under the labels of OVERLAP: "
         f"{printed(notebook)}")
-    twins = [img["src"].partition("#")[0].rsplit("/", 1)[-1].removesuffix(".png")
-             for img in page(site, "en").select(DARK_FIGURES)]
-    assert image_hashes(notebook) == twins, "the build's dark twins are not what every cell draws"
+    assert image_hashes(notebook) == file_hashes(site, "en", FIGURES), \
+        "the download, run again, does not draw the page's figures and their twins"
 
+
+LEGEND_ENTRY = re.compile(r"^- ((?:`[^`\n]+`(?:, )?)+)", re.MULTILINE)  # the terms of an item
+
+
+def printed_labels(line: str) -> list[str]:
+    """The words of a printed line: what comes before its first colon, if it has one,
+    without its numbers, split at commas ("1200 steps, batch 128": steps, batch)."""
+    head = line.split(":")[0]
+    return [part.strip() for part in re.sub(r"\b\d+\b", "", head).split(",") if part.strip()]
+
+
+@pytest.mark.parametrize("language", ["uk", "sv"])
+def test_the_page_says_in_its_language_what_each_printed_label_means(site, language):
+    """The notebook prints in English, once for every language: the Ukrainian and the
+    Swedish page have a legend of the labels it prints, and of the axis label."""
+    source = (ROOT / "docs" / f"notebook.{language}.md").read_text(encoding="utf-8")
+    legend = "\n".join(LEGEND_ENTRY.findall(source))
+    labels = [label for line in "".join(printed(download(site, language))).splitlines()
+              for label in printed_labels(line)]
+    assert len(labels) >= 8, labels
+    missing = [label for label in labels if label not in legend]
+    assert not missing, f"printed, and not in the legend of notebook.{language}.md: {missing}"
+    assert "`step`" in legend, "the training curve's axis label"

@@ -1,7 +1,7 @@
 """`mkdocs serve` as an author uses it: a prose edit never re-runs a computation or the
-notebook, a code edit does (the notebook only for the language whose code changed), a
-broken computation or notebook cell shows as an error on the pages (and no number, no
-output), and the preview recovers by itself.
+notebook (a notebook page is rendered again from the same execution), a code edit
+re-runs what it changes, a broken computation or notebook cell shows as an error on
+the pages (and no number, no output), and the preview recovers by itself.
 
 Both tests share one preview of one copy of the project: each edits files of its own,
 restores them, and counts what its own edits started."""
@@ -18,8 +18,7 @@ pytestmark = [pytest.mark.slow, OWN_BUILDS]
 
 ERROR_TITLE = "The build could not compute this page"
 COMPUTING = "Running computations"
-EXECUTING = "Executing the notebook"
-CONVERTING = "Converting notebook"  # mkdocs-jupyter renders a page (not from its cache)
+EXECUTING = "python -m companion"  # in the log line of a run that executes the notebook
 
 
 @pytest.fixture(scope="module")
@@ -37,15 +36,19 @@ def preview(project):
         served.stop()
 
 
+def executions(preview) -> int:
+    return sum(COMPUTING in line and EXECUTING in line for line in preview.log)
+
+
 def test_the_first_build_computes_once_and_executes_the_notebook_once(preview):
     assert preview.count(COMPUTING) == 1
-    assert preview.count(EXECUTING) == 1, "one execution for three languages"
+    assert executions(preview) == 1, "one execution for three languages"
     assert 'data-key="experiment.config.steps"' in preview.page("")
     assert shows_output(preview.page("uk/notebook/"))
 
 
 def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(preview, project):
-    computed, executed = preview.count(COMPUTING), preview.count(EXECUTING)
+    computed, executed = preview.count(COMPUTING), executions(preview)
     page = project / "docs" / "index.sv.md"
     prose = page.read_text()
     preview.rebuild_after(lambda: page.write_text(prose + "\nNy mening.\n"))
@@ -73,7 +76,7 @@ def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(preview, pr
     assert len(runs) == 2, "one run for the break, one for the repair"
     assert not any("python -m experiment" in line for line in runs), (
         "an edit of the examples ran the experiment again")
-    assert preview.count(EXECUTING) == executed, "no notebook code changed"
+    assert executions(preview) == executed, "no notebook code changed"
 
 
 def shows_output(html: str) -> bool:
@@ -82,37 +85,37 @@ def shows_output(html: str) -> bool:
 
 
 def test_preview_executes_the_notebook_again_only_for_its_code(preview, project):
-    docs = project / "docs"
-    executed = preview.count(EXECUTING)
-    uk = docs / "notebook.uk.md"
-    working = uk.read_text(encoding="utf-8")
-    converted = preview.count(CONVERTING)
+    executed = executions(preview)
+    uk = project / "docs" / "notebook.uk.md"
+    prose = uk.read_text(encoding="utf-8")
     preview.rebuild_after(lambda: uk.write_text(
-        working.replace("\n## ", "\nНове речення.\n\n## ", 1), encoding="utf-8"))
-    assert preview.count(EXECUTING) == executed, "a prose edit re-executed the notebook"
+        prose.replace("\n## ", "\nНове речення.\n\n## ", 1), encoding="utf-8"))
+    assert executions(preview) == executed, "a prose edit re-executed the notebook"
     assert "Нове речення." in preview.page("uk/notebook/")
-    assert preview.count(CONVERTING) == converted + 1, "only the edited page is rendered anew"
+    assert shows_output(preview.page("uk/notebook/"))
+    preview.rebuild_after(lambda: uk.write_text(prose, encoding="utf-8"))
 
-    sv = docs / "notebook.sv.md"
-    swedish = sv.read_text(encoding="utf-8")
-    preview.rebuild_after(lambda: sv.write_text(swedish.replace(
-        "```python\n", "```python\nprint('bara svenska')\n", 1), encoding="utf-8"))
-    assert preview.count(EXECUTING) == executed + 1
-    assert "bara svenska" in preview.page("sv/notebook/")
-    assert "bara svenska" not in preview.page("uk/notebook/")
+    cells = project / "companion" / "notebook.pct.py"
+    code = cells.read_text(encoding="utf-8")
+    mark = len(preview.log)
+    preview.rebuild_after(lambda: cells.write_text(code.replace(
+        '# %% name="train"\n', '# %% name="train"\nprint("bara kod")\n', 1), encoding="utf-8"))
+    assert executions(preview) == executed + 1
+    assert all("bara kod" in preview.page(f"{language}notebook/")
+               for language in ("", "uk/", "sv/")), "one execution fills every language"
+    runs = [line for line in preview.log[mark:] if COMPUTING in line]
+    assert len(runs) == 1 and "python -m experiment" not in runs[0], \
+        "a notebook edit ran the experiment again"
 
-    preview.rebuild_after(lambda: uk.write_text(working.replace(
-        "```python\n", "```python\nraise RuntimeError('broken on purpose')\n", 1),
-        encoding="utf-8"))
-    assert preview.count(EXECUTING) == executed + 2
+    preview.rebuild_after(lambda: cells.write_text(code.replace(
+        '# %% name="train"\n', '# %% name="train"\nraise RuntimeError("broken on purpose")\n',
+        1), encoding="utf-8"))
+    assert executions(preview) == executed + 2
     broken = preview.page("uk/notebook/")
-    assert ERROR_TITLE in broken and "broken on purpose" in broken
+    assert ERROR_TITLE in broken and "broken on purpose" in broken and "train" in broken
     assert not shows_output(broken), "no output of a failed execution"
-    assert ERROR_TITLE not in preview.page("notebook/")
 
-    preview.rebuild_after(lambda: uk.write_text(working, encoding="utf-8"))
-    recovered = preview.page("uk/notebook/")
+    preview.rebuild_after(lambda: cells.write_text(code, encoding="utf-8"))
+    recovered = preview.page("sv/notebook/")
     assert ERROR_TITLE not in recovered and shows_output(recovered)
-    assert preview.count(EXECUTING) == executed + 2, "the shared execution is still there"
-    preview.rebuild_after(lambda: sv.write_text(swedish, encoding="utf-8"))
-    assert preview.count(EXECUTING) == executed + 2, "Swedish code as before: its execution"
+    assert executions(preview) == executed + 3

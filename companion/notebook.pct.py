@@ -1,0 +1,76 @@
+# %% [markdown]
+# The companion notebook's code: each cell's prose, in each language, is in
+# docs/notebook.md, notebook.uk.md and notebook.sv.md, which place the cells by name.
+
+# %% name="setup"
+# %matplotlib inline
+import torch
+from IPython.display import display
+from matplotlib import rc_context
+from matplotlib.figure import Figure
+
+from experiment import adam, data, figures, interventions, measure, model, train
+from experiment.config import Config
+
+
+def show(draw):
+    """draw(scheme) for a light page and for a dark one: the site shows the figure
+    of its colour scheme, Jupyter both."""
+    for scheme in figures.SCHEMES:
+        display(draw(scheme), metadata={"dark": scheme is figures.DARK})
+
+
+# %% name="train"
+config = Config(seeds=(0,))                  # the site's configuration, one seed
+torch.set_num_threads(1)                     # one thread, as the site's run: the same numbers
+R = data.mixing_matrix(config.mixing_seed)   # (9, 9), the same R as every run
+rngs = [data.generator(0, "training")]       # seed 0: its initial weights, then its batches
+student = model.initial_student(rngs, config.init_scale)   # W_Q, W_V: (1, 9, 3), one seed
+# adam.Adam: torch.optim.Adam's steps, bit for bit, without importing torch's compiler
+optimizer = adam.Adam(student.parameters(), lr=config.learning_rate)
+
+# The site's loop. train.train_step is forward, MSE, loss.backward() and Adam's step:
+# edit Student.forward in experiment/model.py and it trains on that pass's gradients.
+losses = []
+for request, records, target in train.batches(rngs, config, R):
+    losses.append(train.train_step(student, optimizer, request, records, target))
+loss_trace = torch.cat(losses)               # (steps,)
+print(f"{config.steps} steps, batch {config.batch_size}")
+print(f"training MSE: first {loss_trace[0]:.3g}, last {loss_trace[-1]:.3g}")
+
+# %% name="training-curve"
+def training_curve(scheme):
+    with rc_context(figures.style(scheme)):     # background, text and axes colours
+        fig = Figure(figsize=(6, 3.2), layout="constrained")
+        ax = fig.add_subplot()
+        ax.semilogy(loss_trace.numpy(), color=scheme.seed_colours[0])
+        ax.set_xlabel("step")
+        ax.set_ylabel("MSE")
+    return fig
+
+
+show(training_curve)
+
+# %% name="query-response"
+query_response, value_response = measure.responses(student, R)   # (1, 9, 3) each
+show(lambda scheme: figures.single_heatmap(query_response[0].numpy(), "q", scheme))
+
+# %% name="value-response"
+show(lambda scheme: figures.single_heatmap(value_response[0].numpy(), "v", scheme))
+
+# %% name="heldout"
+heldout = data.draw_examples([data.generator(0, "heldout")], config.heldout_size, R,
+                             config.query_scale)     # (1, n, ...): one seed
+(measured,) = measure.measure(student, heldout, R, config.shift, data.fixed_keys)
+print(f"held-out MSE:                  {measured['heldout_mse']:.3g}")
+print(f"uniform attention:             {measured['uniform_attention_mse']:.3g}")
+print(f"1 − R², largest of six:        {measured['max_unexplained']:.3g}")
+print(f"largest |response − intended|: {measured['max_response_error']:.3g}")
+print("erase a query feature:  ", [round(v, 3) for v in measured["interventions"]["erase_query"]])
+print("erase a payload feature:", [round(v, 3) for v in measured["interventions"]["erase_payload"]])
+
+# Any edit of the latents: here the request's first query feature set to 0, its mean.
+edited = interventions.erase_query(heldout.latents, 0)
+prediction = measure.predict(student, edited, R)
+against_teacher = model.mse(prediction, data.teacher(edited))[0]
+print(f"against the teacher for the same edit: {against_teacher:.3g}")
