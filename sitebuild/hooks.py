@@ -113,10 +113,9 @@ def _publish_notebook(file: File, text: str, files: Files, config) -> None:
     if SHORTCODE.search(text):
         _fail(f"{file.src_uri}: a notebook cannot use shortcodes: its Markdown is "
               "shown as written, on the page and in Jupyter")
-    try:
+    try:  # into a folder of the run's, removed with it (Run.files() publishes files only)
         page = notebook.publish(Path(file.abs_src_path), nbformat.from_dict(run.data),
-                                file.src_uri, config.site_url, run.out_dir / "pages")  # a folder
-        # of the run's, removed with it: Run.files() publishes its files, not its folders
+                                file.src_uri, config.site_url, run.out_dir / "pages")
     except notebook.NotebookError as error:
         _fail(f"{file.src_uri}: {error}")
         return

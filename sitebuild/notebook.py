@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import html
+import itertools
 import posixpath
 import re
 import sys
@@ -60,7 +61,7 @@ UNWANTED = re.compile(r'<div class="zeroclipboard-container">.*?</clipboard-copy
                       r'|<div [^>]*class="clipboard-copy-txt"[^>]*>.*?</div>'
                       r"|<script[^>]*>(?:(?!</script>).)*(?:clipboard-copy|mermaid)"
                       r"(?:(?!</script>).)*</script>", re.DOTALL)
-LISTING = re.compile(r'(<div class="highlight-ipynb[^"]*"><pre>)(.*?)(</pre>)', re.DOTALL)
+LISTING = re.compile(r'(<div class="highlight-ipynb[^"]*">)<pre>(.*?)</pre>', re.DOTALL)
 
 
 class NotebookError(ValueError):
@@ -219,7 +220,11 @@ def finish(page_html: str, toc, assembled: nbformat.NotebookNode, page: str) -> 
     """mkdocs-jupyter's PAGE_HTML of ASSEMBLED (page_form at PAGE) made a page of this
     site; TOC (MkDocs' anchor links) gets the same heading ids."""
     page_html = LISTED_CSS.sub("", UNWANTED.sub("", MATHJAX.sub("", page_html)))
-    page_html = LISTING.sub(r"\1<code>\2</code>\3", page_html)
+    # Material names a listing after its closest id; nbconvert's cells' ("cell-id=…")
+    # would make an invalid selector for the button, so each <pre> gets its own.
+    numbers = itertools.count(1)
+    page_html = LISTING.sub(lambda m: f'{m[1]}<pre id="listing-{next(numbers)}"><code>{m[2]}'
+                            "</code></pre>", page_html)
     page_html = _with_alt_texts(page_html, alt_texts(page_form(assembled, page)))
     page_html = _with_heading_ids(page_html, toc, heading_ids(assembled))
     remote = REMOTE.search(page_html)

@@ -144,7 +144,8 @@ def test_the_rendered_page_has_the_sources_ids_alt_texts_material_copy_buttons_n
     assert "cdnjs" not in done and "mathjax" not in done.lower()
     assert "Copied!" not in done and "clipboard-copy" not in done.split("</style>")[-1]
     assert not re.search(r"<script>(?!\s*</script>)", done), "no inline script"
-    assert done.count("<pre><code>") == 2, "each listing where Material puts its copy button"
+    assert re.findall(r'<pre id="([\w-]+)"><code>', done) == ["listing-1", "listing-2"], \
+        "each listing where Material puts its copy button, named by a valid selector"
     assert "&#123;&#123; num x &#125;&#125;" in done or "{{ num x }}" in done, \
         "printed text is shown as printed"
 
