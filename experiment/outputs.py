@@ -18,17 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 RESULTS = "results.json"
-# The first edition's results.json listed no files; these are the ones it wrote.
-FIRST_EDITION_FILES = (RESULTS, *(f"{name}.{fmt}" for name in
-                                  ("query_response", "value_response", "loss_curves")
-                                  for fmt in ("svg", "png")))
 OUTPUT_SUFFIXES = (".json", ".svg", ".png")
 
 
 def earlier_outputs(out: Path) -> set[str]:
-    """Names of the files in OUT that an earlier run wrote: those its results.json
-    lists (plain names of the kinds of file a run writes), and the first edition's."""
-    names = set(FIRST_EDITION_FILES)
+    """Names of the files in OUT that an earlier run wrote: its results.json and the
+    files it lists (plain names of the kinds of file a run writes)."""
+    names = {RESULTS}
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
         listed = json.loads((out / RESULTS).read_text(encoding="utf-8"))["files"]
         names |= {name for name in listed if isinstance(name, str)

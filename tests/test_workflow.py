@@ -1,6 +1,7 @@
 """The deploy workflow is one GitHub accepts, and it tests what a newcomer tests: the
 README's test command, on the Python that pyproject.toml requires and the Makefile
-finds. GitHub's workflow schema comes bundled with check-jsonschema: this runs offline."""
+finds. GitHub's workflow schema comes bundled with check-jsonschema: this runs offline
+(that check-jsonschema rejects a broken workflow is its own test suite's business)."""
 
 from __future__ import annotations
 
@@ -39,13 +40,6 @@ def steps() -> list[dict]:
 def test_the_workflow_matches_githubs_schema():
     done = check_workflow(WORKFLOW)
     assert done.returncode == 0, done.stdout + done.stderr
-
-
-def test_a_workflow_github_would_reject_fails_the_check(tmp_path):
-    broken = tmp_path / "deploy.yml"
-    text = WORKFLOW.read_text(encoding="utf-8")
-    broken.write_text(text.replace("runs-on:", "runs_on:"), encoding="utf-8")
-    assert check_workflow(broken).returncode != 0
 
 
 def test_the_workflow_runs_the_readmes_test_command():

@@ -62,11 +62,6 @@ def require(condition: bool, evidence: str) -> str:
     return evidence
 
 
-def value(values: dict, path: str):
-    """The value at a page's dotted PATH (``experiment.summary.heldout_mse.max``)."""
-    return lookup(values, path)
-
-
 def set_value(values: dict, path: str, new) -> None:
     """Replace the value at PATH: the building block of refutations."""
     *parents, last = path.split(".")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 
-from sitebuild.claims import claim, register, require, set_value, value
+from sitebuild.claims import claim, register, require, set_value
+from sitebuild.values import lookup
 
 # "Floating-point precision" for a mean squared error of numbers of order one in
 # float64: machine epsilon is 2.2e-16, so squared errors sit near 1e-31; 1e-20
@@ -33,7 +34,7 @@ INVERTIBLE_DETERMINANT = 0.1
 
 def _summary(values, name, variant=None):
     where = "experiment" if variant is None else f"experiment.variants.{variant}"
-    return value(values, f"{where}.summary.{name}")
+    return lookup(values, f"{where}.summary.{name}")
 
 
 def _worst_model(values) -> float:
@@ -42,7 +43,7 @@ def _worst_model(values) -> float:
 
 def _seeds(values, variant=None) -> list[dict]:
     where = "experiment" if variant is None else f"experiment.variants.{variant}"
-    return value(values, f"{where}.seeds")
+    return lookup(values, f"{where}.seeds")
 
 
 # --- The main student -----------------------------------------------------------
@@ -86,9 +87,9 @@ UNIFORM_WEIGHT = 1 / 4
 
 
 @claim(refute=lambda v: set_value(v, "experiment.fixed_keys",
-                                  value(v, "experiment.fixed_keys")[:3]))
+                                  lookup(v, "experiment.fixed_keys")[:3]))
 def uniform_weight_is_one_quarter(values) -> str:
-    keys = value(values, "experiment.fixed_keys")
+    keys = lookup(values, "experiment.fixed_keys")
     return require(1 / len(keys) == UNIFORM_WEIGHT,
                    f"{len(keys)} fixed keys, so {len(keys)} records, each weighed "
                    f"1/{len(keys)} (needs {UNIFORM_WEIGHT:g})")
@@ -107,7 +108,7 @@ def _reads_its_own_features(response_key: str, first_row: int):
     """The seed-0 response is the identity on three latent rows and zero elsewhere."""
 
     def check(values) -> str:
-        response = value(values, f"experiment.seeds.0.{response_key}")  # (9, 3), latent basis
+        response = lookup(values, f"experiment.seeds.0.{response_key}")  # (9, 3), latent basis
         worst = 0.0
         for row, coefficients in enumerate(response):
             for column, coefficient in enumerate(coefficients):
@@ -129,7 +130,7 @@ register("value_map_reads_payload_features", _reads_its_own_features("value_resp
 
 @claim(refute=lambda v: set_value(v, "experiment.key_difference_rank.four_keys", 2))
 def four_keys_span_three_directions(values) -> str:
-    ranks = value(values, "experiment.key_difference_rank")
+    ranks = lookup(values, "experiment.key_difference_rank")
     return require(ranks["four_keys"] == 3 and ranks["three_keys"] == 2,
                    f"rank of key differences: four keys {ranks['four_keys']}, "
                    f"three keys {ranks['three_keys']}")
@@ -177,7 +178,7 @@ EARLY_STEPS = 50
 def _snapshot_errors(values, key: str, first_row: int) -> list[float]:
     """Largest |response - intended| of one map (query or value) at every snapshot."""
     errors = []
-    for response in value(values, f"experiment.snapshots.{key}"):
+    for response in lookup(values, f"experiment.snapshots.{key}"):
         errors.append(max(abs(x - (1.0 if row == first_row + column else 0.0))
                           for row, coefficients in enumerate(response)
                           for column, x in enumerate(coefficients)))
@@ -190,7 +191,7 @@ def maps_take_shape_early(values) -> str:
     """Seed 0's maps start far from the intended ones, come closer at every recorded
     step, are within SHAPED_ENTRY of them by the named early snapshot, and at the end
     are the intended maps to floating-point precision."""
-    snapshots = value(values, "experiment.snapshots")
+    snapshots = lookup(values, "experiment.snapshots")
     steps, errors = snapshots["steps"], snapshots["max_response_error"]
     shrinking = all(later < earlier for earlier, later in itertools.pairwise(errors))
     return require(
@@ -203,7 +204,7 @@ def maps_take_shape_early(values) -> str:
 
 def _stall_value_map(values) -> None:
     """The value map stays as it started while the query map forms."""
-    start = value(values, "experiment.snapshots.value_response.0")
+    start = lookup(values, "experiment.snapshots.value_response.0")
     set_value(values, f"experiment.snapshots.value_response.{SHAPED_SNAPSHOT}",
               [list(row) for row in start])
 
@@ -367,7 +368,7 @@ def three_keys_departs_along_invisible_direction(values) -> str:
 def invisible_direction_is_c_c_minus_c(values) -> str:
     """The invisible direction, and so every row of a departure along it, has two equal
     entries and a third of the same size with the opposite sign: (c, c, −c)."""
-    u = value(values, "experiment.variants.three_keys.invisible_direction")
+    u = lookup(values, "experiment.variants.three_keys.invisible_direction")
     c = u[0]
     worst = max(abs(u[1] - c), abs(u[2] + c))
     return require(len(u) == 3 and abs(c) > VISIBLE_ENTRY and worst < FLOAT_PRECISION_ENTRY,
@@ -417,7 +418,7 @@ NAMED_FIGURES = ("query_response", "value_response", "training_snapshots", "loss
 
 def _drop_last_figure(values) -> None:
     last = NAMED_FIGURES[-1]
-    set_value(values, "experiment.files", [name for name in value(values, "experiment.files")
+    set_value(values, "experiment.files", [name for name in lookup(values, "experiment.files")
                                            if not name.startswith(last)])
 
 
@@ -425,7 +426,7 @@ def _drop_last_figure(values) -> None:
 def run_writes_the_six_named_figures(values) -> str:
     """The run wrote results.json and the six figures the page names, each as SVG and
     PNG and each with a dark twin, and nothing else."""
-    files = value(values, "experiment.files")
+    files = lookup(values, "experiment.files")
     named = {"results.json"} | {f"{figure}{twin}.{fmt}" for figure in NAMED_FIGURES
                                 for twin in ("", "-dark") for fmt in ("svg", "png")}
     return require(len(NAMED_FIGURES) == 6 and set(files) == named,

@@ -1,5 +1,6 @@
-"""One Chromium for the session, the built site served on localhost, and one visit of
-every page in both colour schemes, recorded as a reader's browser sees it."""
+"""One Chromium for the session, the built site served on localhost, tabs that the
+tests share, and the list of every page in both colour schemes (all_visits), which
+test_pages.py visits and records as a reader's browser sees it."""
 
 from __future__ import annotations
 

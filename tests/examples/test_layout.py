@@ -35,12 +35,6 @@ def test_the_worked_example_follows_position_2(data):
     assert example["matrix"]["H"][1] == example["h_2"]
 
 
-def test_no_key_is_written_that_nothing_reads(data):
-    assert "swapped_values" not in data["value_swap"]
-    assert "positions" not in data["causal_mask"]
-    assert "z_B" not in data["two_positions"] and "z_B" not in data["exercise"]
-
-
 def test_the_value_swap_records_both_runs_of_the_head(data):
     swap = data["value_swap"]
     assert set(swap) == {"X", "query_position", "weights", "values", "contributions", "output",

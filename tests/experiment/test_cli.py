@@ -10,7 +10,6 @@ import pytest
 from experiment import results as results_module
 from experiment.__main__ import main
 from experiment.figures import FIGURES, SCHEMES
-from experiment.outputs import FIRST_EDITION_FILES
 from provenance.files import atomic_write
 from tests.experiment.cli import run_cli
 from tests.project import ROOT
@@ -54,10 +53,10 @@ def test_no_figures_writes_results_only(tmp_path):
 
 
 def earlier_run(folder, listed=("old_figure.svg",)):
-    """A folder as an earlier run and its user left it: the first edition's files, files
-    an earlier results.json lists, and a file of the user's own."""
+    """A folder as an earlier run and its user left it: files an earlier results.json
+    lists, and a file of the user's own."""
     folder.mkdir(exist_ok=True)
-    for name in (*FIRST_EDITION_FILES, *listed):
+    for name in listed:
         (folder / name).write_text("earlier")
     (folder / "results.json").write_text(json.dumps({"files": ["results.json", *listed,
                                                                 "../outside.txt"]}))

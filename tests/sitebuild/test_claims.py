@@ -24,11 +24,6 @@ def test_claim_fails_on_its_refutation_and_names_itself(name, computed_values):
         claims.check(name, refuted)
 
 
-def test_claims_are_split_by_article():
-    articles = {claim.article for claim in claims.REGISTRY.values()}
-    assert articles == {"attention", "feature_recovery"}
-
-
 def test_an_unknown_claim_is_not_a_refuted_one():
     with pytest.raises(claims.UnknownClaim, match="no_such_claim"):
         claims.check("no_such_claim", {})
