@@ -195,19 +195,15 @@ class Page:
 
 def publish(prose: Path, code: nbformat.NotebookNode, src_uri: str, site_url: str,
             folder: Path) -> Page:
-    """The page and download of the notebook page PROSE (at SRC_URI) with the executed
-    CODE, written below FOLDER."""
+    """The page PROSE (at SRC_URI) with the executed CODE: its forms, written below FOLDER."""
     path = page_path(src_uri)
-    assembled = assemble(read_prose(prose), code)
-    rendered = write(page_form(assembled, path), folder / path / "notebook.ipynb")
+    assembled, target = assemble(read_prose(prose), code), folder / path
     download = download_form(assembled, page_url(site_url, path))
-    return Page(path, assembled, rendered, write(download, folder / path / "download" /
-                                                 "notebook.ipynb"))
+    return Page(path, assembled, write(page_form(assembled, path), target / "notebook.ipynb"),
+                write(download, target / "download" / "notebook.ipynb"))
 
 
-# ---------------------------------------------------------------------------
-# The HTML that mkdocs-jupyter renders
-# ---------------------------------------------------------------------------
+# --- The HTML that mkdocs-jupyter renders ------------------------------------------
 
 def heading_ids(notebook: nbformat.NotebookNode) -> list[str | None]:
     """The explicit id of each heading the page shows, in order (None where it has none)."""
@@ -227,8 +223,7 @@ def finish(page_html: str, toc, assembled: nbformat.NotebookNode, page: str) -> 
                             "</code></pre>", page_html)
     page_html = _with_alt_texts(page_html, alt_texts(page_form(assembled, page)))
     page_html = _with_heading_ids(page_html, toc, heading_ids(assembled))
-    remote = REMOTE.search(page_html)
-    if remote:
+    if remote := REMOTE.search(page_html):
         raise NotebookError(f"the notebook page would load or link {remote[1]}, from another host")
     return page_html
 
