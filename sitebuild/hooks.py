@@ -29,7 +29,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from sitebuild import images, mathml, notebook_download, notebook_page, notebooks, templates
+from sitebuild import (
+    images,
+    mathml,
+    notebook_download,
+    notebook_page,
+    notebooks,
+    scratch,
+    templates,
+)
 from sitebuild.runs import RunCache, RunFailed, computations
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
 
@@ -77,6 +85,7 @@ _build = _Build()
 def on_startup(command: str, dirty: bool) -> None:
     _build.command = command
     _build.failures.clear()
+    scratch.remove_leftovers()  # of builds that were killed
 
 
 def on_shutdown() -> None:

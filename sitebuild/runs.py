@@ -14,13 +14,13 @@ import logging
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from provenance.source import source_hash
+from sitebuild import scratch
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -70,7 +70,7 @@ def execute(computation: Computation, source_hash: str) -> Run:
     """Run COMPUTATION in a fresh interpreter into a new folder; raise RunFailed."""
     # Outside docs/ (a write there makes `mkdocs serve` rebuild forever) and
     # outside the project, so that a crashed build leaves nothing to clean.
-    out_dir = Path(tempfile.mkdtemp(prefix=f"attention-site-{computation.package}-"))
+    out_dir = scratch.folder(computation.package)
     command = [sys.executable, "-m", computation.package, "--out", str(out_dir)]
     try:
         done = subprocess.run(
