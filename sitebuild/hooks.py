@@ -38,7 +38,7 @@ from sitebuild import (
     scratch,
     templates,
 )
-from sitebuild.runs import RunCache, RunFailed, computations
+from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
 
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -120,6 +120,7 @@ def on_config(config):
     _configure_mkdocs_jupyter(config)
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
+    config.watch.extend(sorted(set(watched_paths(cache.computations)) - set(config.watch)))
     if _build.staged is None and not _build.serving and not publish.served(config.site_dir):
         _build.staged = publish.stage(Path(config.site_dir), _build.dirty)
         config.site_dir = str(_build.staged.folder)  # for every language (sitebuild.publish)
