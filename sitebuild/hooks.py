@@ -29,6 +29,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from sitebuild import (
+    csp,
     images,
     mathml,
     notebook_download,
@@ -334,7 +335,20 @@ def on_post_template(output: str, template_name: str, config) -> str:
     i18n = config.plugins["i18n"]
     if template_name == "404.html" and i18n.current_language != i18n.default_language:
         return ""
-    return output
+    return _with_policy(output, config) if template_name.endswith(".html") else output
+
+
+@event_priority(-100)  # after every other plugin: the policy hashes the final HTML
+def on_post_page(output: str, page, config) -> str:
+    return _with_policy(output, config)
+
+
+def _with_policy(html: str, config) -> str:
+    """The page with its Content-Security-Policy (sitebuild.csp); not in a preview, whose
+    live-reload script MkDocs adds to each page as it serves it."""
+    if _build.serving or publish.served(config.site_dir):
+        return html
+    return csp.with_policy(html)
 
 
 @event_priority(-200)  # after mkdocs-static-i18n's, which builds the other languages
