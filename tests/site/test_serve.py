@@ -41,6 +41,9 @@ def test_the_first_build_computes_once_and_executes_the_notebook_once(preview):
     assert preview.count(COMPUTING) == 1
     assert preview.count(EXECUTING) == 1, "one execution for three languages"
     assert 'data-key="experiment.config.steps"' in preview.page("")
+    # No Content-Security-Policy in a preview: MkDocs adds its live-reload script to
+    # each page as it serves it, which the policy would refuse.
+    assert "Content-Security-Policy" not in preview.page("")
     assert shows_output(preview.page("uk/notebook/"))
 
 
