@@ -140,6 +140,12 @@ def on_config(config):
     return config
 
 
+def on_pre_build(config) -> None:
+    """Headings' links titled in the language being built (after mkdocs-static-i18n's
+    on_config has set its `extra`; MkDocs makes each page's Markdown from mdx_configs)."""
+    config.mdx_configs.setdefault("toc", {})["permalink_title"] = config.extra["permalink_title"]
+
+
 def _configure_mkdocs_jupyter(config) -> None:
     """mkdocs-jupyter renders what sitebuild.notebooks executed once: it must not
     execute again (once per language) nor load scripts from a CDN.

@@ -118,6 +118,21 @@ def test_the_colour_scheme_toggles_speak_the_page_language(site):
             assert sorted(titles) == sorted(names[language]), f"{where}: titles {titles}"
 
 
+def test_the_headings_links_are_titled_in_the_page_language(site):
+    titles = {language["locale"]: (language.get("extra") or {}).get("permalink_title")
+              for language in i18n_languages()}
+    for language in LANGUAGES:
+        assert titles[language], f"mkdocs.yml: no permalink_title for {language}"
+        if language != "en":
+            assert titles[language] != titles["en"], f"{language}: the English title"
+        for page in PAGES:
+            links = soup(page_file(site, language, page)).select("a.headerlink")
+            where = f"{language}:{page or 'home'}"
+            if page != "notebook/":  # mkdocs-jupyter's anchors have no title
+                assert links, f"{where}: no heading links"
+            assert {link["title"] for link in links} <= {titles[language]}, where
+
+
 def test_every_page_has_a_content_security_policy_before_any_script_or_style(site):
     pages = [page_file(site, language, page) for language in LANGUAGES for page in PAGES]
     for path in [*pages, site / "404.html"]:
