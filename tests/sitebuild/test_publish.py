@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from sitebuild import publish
@@ -63,3 +64,10 @@ def test_a_site_into_a_new_folder_creates_it(tmp_path):
     build_into(staged)
     publish.publish(staged)
     assert tree(target) == {"index.html": b"new", "sv/index.html": b"ny"}
+
+
+def test_only_the_folder_mkdocs_serve_makes_for_itself_counts_as_a_preview(tmp_path):
+    temp = Path(tempfile.gettempdir())
+    assert publish.served(str(temp / "mkdocs_abc123"))
+    assert not publish.served(str(tmp_path / "mkdocs_abc123"))  # not in the temp folder
+    assert not publish.served(str(temp / "site"))
