@@ -44,12 +44,14 @@ def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) 
         for name, variant in VARIANTS.items():
             trained = train_variant(config, variant, R, snapshots=name == "main")
             seconds[name] = trained.seconds
-            per_seed = measured_seeds(config, variant, trained, R)
+            heldout = heldout_examples(config, variant, R)
+            per_seed = measured_seeds(config, variant, trained, R, heldout)
             if name == "main":
                 results |= main_entries(per_seed, trained, config, R)
+                results["data"] = measure.data_statistics(heldout.latents, R)
             else:
                 results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
-                                                                         trained.student)
+                                                                         trained)
             if on_measured is not None:
                 on_measured(name, results)
     finally:
@@ -64,7 +66,8 @@ def header(config: Config, R: torch.Tensor) -> dict:
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "config": config.as_dict(),
-        "numerics": {"dtype": str(R.dtype).removeprefix("torch."), "threads": THREADS},
+        "numerics": {"dtype": str(R.dtype).removeprefix("torch."), "threads": THREADS,
+                     "epsilon": torch.finfo(R.dtype).eps},
         "versions": {"python": platform.python_version(), "torch": torch.__version__},
         "source_hash": source_hash(),
         "fixed_keys": data.fixed_keys.tolist(),
@@ -82,15 +85,20 @@ def train_variant(config: Config, variant: Variant, R: torch.Tensor,
     student = student_for(variant, config, rngs)
     # Step 0 always: where every student started (variants.particulars reads it).
     steps = {0, *(config.recorded_snapshot_steps() if snapshots else ())}
-    return train.train(student, rngs, config, R, variant.keys, tuple(sorted(steps)))
+    return train.train(student, rngs, config, R, variant.keys, tuple(sorted(steps)),
+                       variant.optimizer)
+
+
+def heldout_examples(config: Config, variant: Variant, R: torch.Tensor) -> data.Batch:
+    """Every seed's held-out examples, with one record per key of VARIANT."""
+    return data.draw_examples([data.generator(seed, "heldout") for seed in config.seeds],
+                              config.heldout_size, R, config.query_scale, variant.keys)
 
 
 def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
-                   R: torch.Tensor) -> list[dict]:
+                   R: torch.Tensor, heldout: data.Batch) -> list[dict]:
     """One entry per seed: the seed, its learned maps, and every measurement on its own
     held-out examples, including what only this variant measures."""
-    heldout = data.draw_examples([data.generator(seed, "heldout") for seed in config.seeds],
-                                 config.heldout_size, R, config.query_scale, variant.keys)
     student = trained.student
     measured = measure.measure(student, heldout, R, config.shift, variant.keys)
     return [
@@ -120,12 +128,22 @@ def main_entries(per_seed: list[dict], trained: train.Trained, config: Config,
     }
 
 
-def variant_entry(variant: Variant, per_seed: list[dict], student) -> dict:
-    """A variant's part of results.json, under variants.<name>."""
-    entry = {"trainable_parameters": trainable_parameters(student)}
+def variant_entry(variant: Variant, per_seed: list[dict], trained: train.Trained) -> dict:
+    """A variant's part of results.json, under variants.<name>; a variant trained with
+    another optimiser than the main student's records it."""
+    entry = {"trainable_parameters": trainable_parameters(trained.student)}
+    if variant.optimizer != "adam":
+        entry["optimizer"] = {"name": type(trained.optimizer).__name__,
+                              "lr": trained.optimizer.lr,
+                              "momentum": trained.optimizer.momentum}
     directions = measure.invisible_directions(variant.keys)
     if len(directions):
         entry["invisible_direction"] = directions[0].tolist()
+        # E_q's own coefficient along it, per latent row: the part of the departure that
+        # no prediction sees, so that no optimiser is pulled to learn it.
+        entry["intended_invisible_component"] = (measure.INTENDED_QUERY
+                                                 @ directions[0]).tolist()
+        entry["invisible_drift"] = summary_span([s["invisible_drift"] for s in per_seed])
     return entry | {"seeds": per_seed, "summary": summary(per_seed)}
 
 
@@ -143,24 +161,27 @@ def snapshots(trained: train.Trained, config: Config, R: torch.Tensor) -> dict:
     # R @ every seed's maps, then the first seed's: the very product measure.responses takes.
     query = [(R @ trained.snapshots[step][0])[0] for step in steps]  # (9, 3) each
     value = [(R @ trained.snapshots[step][1])[0] for step in steps]
+    query_error = [float((q - measure.INTENDED_QUERY).abs().max()) for q in query]
+    value_error = [float((v - measure.INTENDED_VALUE).abs().max()) for v in value]
     return {
         "seed": config.seeds[0],
         "steps": steps,
         "query_response": [response.tolist() for response in query],
         "value_response": [response.tolist() for response in value],
-        "max_response_error": [
-            max(float((q - measure.INTENDED_QUERY).abs().max()),
-                float((v - measure.INTENDED_VALUE).abs().max()))
-            for q, v in zip(query, value, strict=True)
-        ],
+        "max_response_error": [max(q, v) for q, v in zip(query_error, value_error,
+                                                          strict=True)],
+        "query_response_error": query_error,
+        "value_response_error": value_error,
     }
+
+
+def summary_span(values: list[float]) -> dict:
+    return {"min": min(values), "max": max(values)}
 
 
 def summary(per_seed: list[dict]) -> dict:
     """Smallest and largest value over seeds (and over features, for the erasures)."""
-
-    def span(values: list[float]) -> dict:
-        return {"min": min(values), "max": max(values)}
+    span = summary_span
 
     def over_seeds(*path: str) -> dict:
         values = []

@@ -219,7 +219,8 @@ def test_no_page_names_another_host_even_in_an_inline_script(site):
 
 def test_results_and_figures_are_published_for_download(site):
     figures = ("query_response", "value_response", "loss_curves", "training_snapshots",
-               "learned_keys_query_responses", "three_keys_query_response", "scaling")
+               "learned_keys_query_responses", "three_keys_query_response", "key_geometry",
+               "scaling")
     names = [f"{figure}{twin}.{kind}" for figure in figures for twin in ("", "-dark")
              for kind in ("svg", "png")]
     for name in ("results.json", "examples.json", *names):
