@@ -265,7 +265,8 @@ def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
                 fontstyle="italic", ha="center", va="center")
     ax.set_xlim(-limit, limit), ax.set_ylim(-limit, limit), ax.set_zlim(-limit, limit)
     ax.set_box_aspect((1, 1, 1))
-    ax.view_init(elev=22, azim=-52)
+    # A view in which no key hides behind another or behind the origin.
+    ax.view_init(elev=14, azim=-75)
     ax.grid(False)
 
 
@@ -279,7 +280,7 @@ def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool
     ax.scatter(*keys.T, color=colour, marker=marker, s=22, depthshade=False, alpha=alpha)
     if labels:
         for i, key in enumerate(keys):
-            ax.text(*(1.18 * key), subscript("k", i + 1), color=scheme.foreground,
+            ax.text(*(1.3 * key), subscript("k", i + 1), color=scheme.foreground,
                     fontstyle="italic", ha="center", va="center")
 
 
@@ -292,7 +293,7 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
     fixed = np.asarray(results["fixed_keys"])  # (4, 3)
     direction = np.asarray(results["variants"]["three_keys"]["invisible_direction"])  # (3,)
     seeds = results["variants"]["learned_keys"]["seeds"]
-    fig = Figure(figsize=(7.2, 3.0 + 2.6 * ((len(seeds) + 2) // 3)), layout="constrained")
+    fig = Figure(figsize=(7.2, 2.8 + 2.5 * ((len(seeds) + 2) // 3)), layout="constrained")
     grid = fig.add_gridspec(1 + (len(seeds) + 2) // 3, 6)
     limit = 1.6
     four = fig.add_subplot(grid[0, 0:3], projection="3d")
@@ -317,7 +318,7 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
         colour = scheme.seed_colours[k % len(scheme.seed_colours)]
         _keys_drawn(ax, learned, colour, SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
                     SEED_MARKERS[k % len(SEED_MARKERS)], False, scheme)
-        ax.set_title(f"s = {seed['seed']}", fontstyle="italic")
+        ax.set_title(f"s = {seed['seed']}", fontstyle="italic", y=1.0, pad=-4)
     return fig
 
 

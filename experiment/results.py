@@ -41,23 +41,34 @@ def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) 
     try:
         R = data.mixing_matrix(config.mixing_seed)  # (9, 9), shared by every seed and variant
         results, seconds = header(config, R), {}
-        for name, variant in VARIANTS.items():
-            trained = train_variant(config, variant, R, snapshots=name == "main")
-            seconds[name] = trained.seconds
-            heldout = heldout_examples(config, variant, R)
-            per_seed = measured_seeds(config, variant, trained, R, heldout)
-            if name == "main":
-                results |= main_entries(per_seed, trained, config, R)
-                results["data"] = measure.data_statistics(heldout.latents, R)
-            else:
-                results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
-                                                                         trained)
-            if on_measured is not None:
-                on_measured(name, results)
+        for group in TRAINED_TOGETHER:
+            for name, trained in zip(group, train_variants(config, group, R), strict=True):
+                seconds[name] = trained.seconds
+                measure_variant(name, trained, config, R, results, on_measured)
     finally:
         torch.set_num_threads(previous_threads)
     results["timing"] = {"training_seconds": seconds}
     return results
+
+
+# Variants trained in one loop on one draw of their (identical) batches: the SGD control
+# sees the three-keys student's batches by construction, and pays nothing to draw them.
+TRAINED_TOGETHER = (("main",), ("learned_keys",), ("three_keys", "three_keys_sgd"))
+
+
+def measure_variant(name: str, trained: train.Trained, config: Config, R: torch.Tensor,
+                    results: dict, on_measured: Callable[[str, dict], None] | None) -> None:
+    """Measure variant NAME into `results`, then tell `on_measured`."""
+    variant = VARIANTS[name]
+    heldout = heldout_examples(config, variant, R)
+    per_seed = measured_seeds(config, variant, trained, R, heldout)
+    if name == "main":
+        results |= main_entries(per_seed, trained, config, R)
+        results["data"] = measure.data_statistics(heldout.latents, R)
+    else:
+        results.setdefault("variants", {})[name] = variant_entry(variant, per_seed, trained)
+    if on_measured is not None:
+        on_measured(name, results)
 
 
 def header(config: Config, R: torch.Tensor) -> dict:
@@ -79,14 +90,24 @@ def header(config: Config, R: torch.Tensor) -> dict:
     }
 
 
-def train_variant(config: Config, variant: Variant, R: torch.Tensor,
-                  snapshots: bool) -> train.Trained:
-    rngs = [data.generator(seed, "training") for seed in config.seeds]
-    student = student_for(variant, config, rngs)
+def train_variants(config: Config, names: tuple[str, ...],
+                   R: torch.Tensor) -> list[train.Trained]:
+    """Train the variants NAMES, which share their keys, on one stream of batches. Each
+    student draws its initial maps from a fresh copy of every seed's training stream,
+    the same draws for all of them; the batches continue the first one's stream."""
+    variants = [VARIANTS[name] for name in names]
+    students, rngs = [], None
+    for variant in variants:
+        own = [data.generator(seed, "training") for seed in config.seeds]
+        students.append(student_for(variant, config, own))
+        rngs = rngs or own
     # Step 0 always: where every student started (variants.particulars reads it).
-    steps = {0, *(config.recorded_snapshot_steps() if snapshots else ())}
-    return train.train(student, rngs, config, R, variant.keys, tuple(sorted(steps)),
-                       variant.optimizer)
+    steps = {0, *(config.recorded_snapshot_steps() if "main" in names else ())}
+    keys = variants[0].keys
+    if any(not torch.equal(variant.keys, keys) for variant in variants):
+        raise ValueError(f"variants {names} have different keys: they see different batches")
+    return train.train_on_one_stream(students, [variant.optimizer for variant in variants],
+                                     rngs, config, R, keys, tuple(sorted(steps)))
 
 
 def heldout_examples(config: Config, variant: Variant, R: torch.Tensor) -> data.Batch:

@@ -79,19 +79,40 @@ def train(student: Student, rngs: list[np.random.Generator], config: Config, R: 
     """Train `student` (one member per generator in `rngs`) for config.steps steps on
     examples with one record per key in `keys`, with OPTIMIZER_NAME ("adam", "sgd"); keep
     copies of W_Q and W_V after each of `snapshot_steps` updates."""
+    return train_on_one_stream([student], [optimizer_name], rngs, config, R, keys,
+                               snapshot_steps)[0]
+
+
+def train_on_one_stream(students: list[Student], optimizer_names: list[str],
+                        rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
+                        keys: torch.Tensor = data.fixed_keys,
+                        snapshot_steps: tuple[int, ...] = ()) -> list[Trained]:
+    """Train each of `students` as train() would, every one on the same batches, which
+    are drawn once: students that would see the same batches (the same seeds and keys)
+    pay for drawing them once. Each student's computation is its own, so each ends
+    where it would alone, bit for bit. They share the wall time of the training."""
     start = time.perf_counter()
-    optimizer = make_optimizer(optimizer_name, student, config)
-    losses, snapshots = [], {}  # losses: 0-dim tensors, one conversion at the end
+    optimizers = [make_optimizer(name, student, config)
+                  for name, student in zip(optimizer_names, students, strict=True)]
+    losses = [[] for _ in students]  # 0-dim tensors, one conversion at the end
+    snapshots = [{} for _ in students]
     for step, (request, records, target) in enumerate(batches(rngs, config, R, keys)):
-        if step in snapshot_steps:
-            snapshots[step] = maps(student)
-        losses.append(train_step(student, optimizer, request, records, target))
-    if config.steps in snapshot_steps:
-        snapshots[config.steps] = maps(student)
-    loss_trace = torch.stack(losses, dim=1)  # (S, steps)
-    if not bool(torch.isfinite(loss_trace).all()):  # never write NaN into results.json
-        raise FloatingPointError("training diverged")
-    return Trained(student, optimizer, loss_trace, snapshots, time.perf_counter() - start)
+        for student, optimizer, trace, kept in zip(students, optimizers, losses, snapshots,
+                                                   strict=True):
+            if step in snapshot_steps:
+                kept[step] = maps(student)
+            trace.append(train_step(student, optimizer, request, records, target))
+    trained = []
+    for student, optimizer, trace, kept in zip(students, optimizers, losses, snapshots,
+                                               strict=True):
+        if config.steps in snapshot_steps:
+            kept[config.steps] = maps(student)
+        loss_trace = torch.stack(trace, dim=1)  # (S, steps)
+        if not bool(torch.isfinite(loss_trace).all()):  # never write NaN into results.json
+            raise FloatingPointError("training diverged")
+        trained.append(Trained(student, optimizer, loss_trace, kept, 0.0))
+    seconds = time.perf_counter() - start
+    return [run._replace(seconds=seconds) for run in trained]
 
 
 def maps(student: Student) -> tuple[torch.Tensor, torch.Tensor]:

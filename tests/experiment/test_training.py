@@ -140,3 +140,22 @@ def test_the_query_gradient_has_no_part_along_the_invisible_direction():
     u = measure.invisible_directions(keys)[0]
     along = (R @ gradient) @ u  # (S, 9)
     assert along.abs().max() < 1e-15 < (R @ gradient).abs().max() * 1e-3
+
+
+def test_students_trained_on_one_stream_end_where_each_would_alone():
+    # results.py trains the three-keys student and its SGD control on one draw of their
+    # batches: each must be bit for bit what it is when trained on its own.
+    config = Config(seeds=(0, 2), steps=40)
+    keys = VARIANTS["three_keys"].keys
+    students = []
+    for name in ("three_keys", "three_keys_sgd"):
+        rngs = [data.generator(seed, "training") for seed in config.seeds]
+        students.append(student_for(VARIANTS[name], config, rngs))
+    together = train.train_on_one_stream(students, ["adam", "sgd"], rngs, config, R, keys,
+                                         snapshot_steps=(0, 40))
+    for name, run in zip(("three_keys", "three_keys_sgd"), together, strict=True):
+        alone = trained(name, config, snapshot_steps=(0, 40))
+        assert torch.equal(run.loss_trace, alone.loss_trace), name
+        assert torch.equal(run.student.W_Q, alone.student.W_Q), name
+        assert torch.equal(run.snapshots[0][0], alone.snapshots[0][0]), name
+    assert not torch.equal(together[0].student.W_Q, together[1].student.W_Q)
