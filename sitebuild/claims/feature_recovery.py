@@ -556,6 +556,22 @@ def latent_means_are_zero(values) -> str:
                    f"(needs < {MEAN_TOLERANCE:g})")
 
 
+# "More than twice the measured standard deviation of every feature".
+FAR_SHIFT = 2
+
+
+@claim(refute=lambda v: set_value(v, "experiment.data.latent_std.query.2", 3.0))
+def shift_is_far_outside_the_data(values) -> str:
+    """The shift is more than FAR_SHIFT measured standard deviations of every latent
+    feature: the shifted inputs lie far outside the data the student was trained on."""
+    spread = value(values, "experiment.data.latent_std")
+    shift = value(values, "experiment.config.shift")
+    widest = max(s for group in spread.values() for s in group)
+    return require(shift > FAR_SHIFT * widest,
+                   f"shift {shift:g} against the largest standard deviation {widest:.3g} "
+                   f"(needs more than {FAR_SHIFT} times it)")
+
+
 def _skew_mixing_matrix(values) -> None:
     R = value(values, "experiment.mixing_matrix")
     R[0] = [1.01 * x for x in R[0]]
