@@ -264,7 +264,7 @@ def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
         ax.text(*(1.08 * end), subscript("q", k + 1), color=scheme.reference,
                 fontstyle="italic", ha="center", va="center")
     ax.set_xlim(-limit, limit), ax.set_ylim(-limit, limit), ax.set_zlim(-limit, limit)
-    ax.set_box_aspect((1, 1, 1))
+    ax.set_box_aspect((1, 1, 1), zoom=1.3)
     # A view in which no key hides behind another or behind the origin.
     ax.view_init(elev=14, azim=-75)
     ax.grid(False)
@@ -318,7 +318,8 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
         colour = scheme.seed_colours[k % len(scheme.seed_colours)]
         _keys_drawn(ax, learned, colour, SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
                     SEED_MARKERS[k % len(SEED_MARKERS)], False, scheme)
-        ax.set_title(f"s = {seed['seed']}", fontstyle="italic", y=1.0, pad=-4)
+        ax.text2D(0.02, 0.92, f"s = {seed['seed']}", transform=ax.transAxes,
+                  fontstyle="italic", color=scheme.foreground)
     return fig
 
 
