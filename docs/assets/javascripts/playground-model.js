@@ -15,8 +15,8 @@
      W_Q, W_V (9, 3)
      a batch: latents (B, 1 + J, 9), request (B, 9), records (B, J, 9), target (B, 3)
 
-   The random numbers are the page's own (a seeded mulberry32 generator and
-   Box-Muller normals, as the intervention explorer draws): the same distributions
+   The random numbers are the page's own (a seeded mulberry32 generator, as the
+   intervention explorer's, and normals by the polar method): the same distributions
    as the run's, not the run's numpy draws. */
 (function () {
   "use strict";
@@ -44,7 +44,9 @@
     };
   }
 
-  /** Standard normals of stream STREAM of SEED, one per call (Box-Muller, in pairs). */
+  /** Standard normals of stream STREAM of SEED, one per call, in pairs: Marsaglia's
+      polar method (Box-Muller without its sine and cosine, the larger part of the
+      time of a step; a point outside the unit disc, a fifth of them, is drawn again). */
   function normals(seed, stream) {
     const random = mulberry32(seed * 8 + STREAMS[stream]);
     let spare = null;
@@ -54,11 +56,15 @@
         spare = null;
         return x;
       }
-      const u1 = 1 - random(); // in (0, 1]: log(u1) is finite
-      const radius = Math.sqrt(-2 * Math.log(u1));
-      const angle = 2 * Math.PI * random();
-      spare = radius * Math.sin(angle);
-      return radius * Math.cos(angle);
+      let u, v, s;
+      do {
+        u = 2 * random() - 1;
+        v = 2 * random() - 1;
+        s = u * u + v * v;
+      } while (s >= 1 || s === 0);
+      const factor = Math.sqrt((-2 * Math.log(s)) / s);
+      spare = v * factor;
+      return u * factor;
     };
   }
 
@@ -83,34 +89,40 @@
     for (let j = 0; j < J; j += 1) weights[j] /= total;
   }
 
+  /** An empty batch of COUNT examples with J records each. */
+  function emptyBatch(count, J) {
+    return { count, J, latents: new Float64Array(count * (1 + J) * D),
+             request: new Float64Array(count * D), records: new Float64Array(count * J * D),
+             target: new Float64Array(count * C) };
+  }
+
   /** COUNT fresh examples from NORMAL, one record per key of SETTING.keys: latents
-      z (count, 1 + J, 9) with every input's query latents scaled, their mixing x = zR,
-      and the teacher's target, the request's query latents attending over the
-      records' payload latents with the same keys. */
-  function drawExamples(normal, count, setting) {
+      z (count, 1 + J, 9) with every input's query latents scaled, their mixing x = zR
+      (the request's, then the records'), and the teacher's target, the request's
+      query latents attending over the records' payload latents with the same keys.
+      Written into INTO (a batch of that size, refilled at every step), or a new one. */
+  function drawExamples(normal, count, setting, into) {
     const { R, keys, queryScale } = setting;
     const J = keys.length / C;
-    const latents = drawn(normal, count * (1 + J) * D, 1);
-    for (let i = 0; i < latents.length; i += D) {
-      for (let f = 0; f < QUERY; f += 1) latents[i + f] *= queryScale;
+    const batch = into || emptyBatch(count, J);
+    const { latents, request, records, target } = batch;
+    for (let i = 0; i < latents.length; i += 1) {
+      latents[i] = i % D < QUERY ? normal() * queryScale : normal();
     }
-    const mixed = new Float64Array(latents.length); // x = zR, row by row
-    for (let row = 0; row < latents.length; row += D) {
-      for (let c = 0; c < D; c += 1) {
-        let sum = 0;
-        for (let i = 0; i < D; i += 1) sum += latents[row + i] * R[i * D + c];
-        mixed[row + c] = sum;
-      }
-    }
-    const request = new Float64Array(count * D);
-    const records = new Float64Array(count * J * D);
-    const target = new Float64Array(count * C);
     const scores = new Float64Array(J);
     const weights = new Float64Array(J);
     for (let b = 0; b < count; b += 1) {
       const z = b * (1 + J) * D; // this example's request row in latents
-      request.set(mixed.subarray(z, z + D), b * D);
-      records.set(mixed.subarray(z + D, z + (1 + J) * D), b * J * D);
+      for (let row = 0; row <= J; row += 1) { // x = zR, the request and then each record
+        const out = row === 0 ? request : records;
+        const at = row === 0 ? b * D : (b * J + row - 1) * D;
+        const zr = z + row * D;
+        for (let c = 0; c < D; c += 1) {
+          let sum = 0;
+          for (let i = 0; i < D; i += 1) sum += latents[zr + i] * R[i * D + c];
+          out[at + c] = sum;
+        }
+      }
       for (let j = 0; j < J; j += 1) {
         let dot = 0;
         for (let c = 0; c < C; c += 1) dot += latents[z + c] * keys[j * C + c];
@@ -123,7 +135,7 @@
         target[b * C + c] = sum;
       }
     }
-    return { count, J, latents, request, records, target };
+    return batch;
   }
 
   /* ---- The student: forward pass, MSE and its gradients ---------------------- */
@@ -301,13 +313,14 @@
                             { name: choice.optimiser, lr: choice.lr, betas: run.betas,
                               eps: run.eps });
     const heldout = drawExamples(normals(choice.seed, "heldout"), run.heldoutSize, setting);
+    const batch = emptyBatch(run.batchSize, variant.keys); // refilled at every step
     return {
       params: trainee.params,
       initial: { W_Q, W_V },
       losses: [], // each step's training MSE, before its update (train.py's loss_trace)
       /** One step on a fresh batch; returns its loss. */
       step() {
-        const loss = trainee.step(drawExamples(stream, run.batchSize, setting));
+        const loss = trainee.step(drawExamples(stream, run.batchSize, setting, batch));
         this.losses.push(loss);
         return loss;
       },
