@@ -6,7 +6,7 @@
    the caller passes them in the page's language. */
 (function () {
   "use strict";
-  const { el, fix, rich } = window.AttentionSite;
+  const { el, fix, sci, rich } = window.AttentionSite;
 
   const SVG = "http://www.w3.org/2000/svg";
   const LEVELS = 10; // colour levels on each side of zero: widgets.css's level-m10 ... level-p10
@@ -56,7 +56,7 @@
   };
 
   const HEIGHT = 200;
-  const MARGIN = { left: 56, right: 12, top: 20, bottom: 30 };
+  const MARGIN = { left: 76, right: 12, top: 20, bottom: 30 };
 
   /** A line chart of one series against the step, with a dotted reference line.
       LOG: a logarithmic y axis (labelled 10ⁿ), else a linear one from 0. LABELS:
@@ -126,7 +126,7 @@
           }
         } else {
           tick(plot.x0 - 6, plot.y0 + 4, fix(0, 0), "end");
-          tick(plot.x0 - 6, plot.y1 + 8, fix(y.high, 2), "end");
+          tick(plot.x0 - 6, plot.y1 + 8, y.high < 0.01 ? sci(y.high, 1) : fix(y.high, 2), "end");
         }
         tick(plot.x0, plot.y0 + 16, fix(0, 0), "start");
         tick(plot.x1, plot.y0 + 16, fix(steps, 0), "end");
