@@ -403,12 +403,11 @@
   function examples(seed, stream, count, R, keys, queryScale) {
     const batch = drawExamples(normals(seed, stream), count,
                                { R: flat(R), keys: flat(keys), queryScale });
-    const J = keys.length;
-    return { latents: nested(batch.latents, D).reduce((rows, row, k) => {
-      if (k % (1 + J) === 0) rows.push([]);
-      rows[rows.length - 1].push(row);
-      return rows;
-    }, []), request: nested(batch.request, D), target: nested(batch.target, C) };
+    const rows = nested(batch.latents, D); // (count (1 + J), 9) ...
+    const inputs = 1 + keys.length; // ... into (count, 1 + J, 9)
+    const latents = Array.from({ length: count },
+                               (_, b) => rows.slice(b * inputs, (b + 1) * inputs));
+    return { latents, request: nested(batch.request, D), target: nested(batch.target, C) };
   }
 
   const api = { D, C, VARIANTS, training, response, invisibleDeparture, trainOnBatches,
