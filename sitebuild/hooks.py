@@ -1,22 +1,20 @@
 """MkDocs hooks: adapters between MkDocs and the build's plain functions.
 
-The hooks hand the computations' files and values (sitebuild.runs) to MkDocs, fill
-the pages (sitebuild.shortcodes), and point each language's notebook page at its
-notebook for mkdocs-jupyter (sitebuild.notebook). mkdocs-static-i18n builds each
-language by running the whole build again, so every event fires once per language;
-RunCache runs each computation once per change of its source.
+They hand the computations' files and values (sitebuild.runs) to MkDocs, fill the
+pages (sitebuild.shortcodes), point each language's notebook page at its notebook
+for mkdocs-jupyter (sitebuild.notebook), give each page its policy (sitebuild.csp)
+and publish the site only after a good build (sitebuild.publish). Every event fires
+once per language (sitebuild.languages); RunCache runs a computation once per change.
 
 ``mkdocs build`` fails loudly: a failed run stops it at once; what is wrong with a
-page (an unknown result name, a claim the run refutes) is collected over every page
-of every language, and the build fails naming all of it, for one round of fixes.
-``mkdocs serve`` shows the same errors on the pages and in the log, and recovers
-once the cause is fixed: a watched edit changes the hash, which forces a new run.
+page is collected over every page of every language, and the build fails naming it
+all, for one round of fixes. ``mkdocs serve`` shows the same errors on the pages and
+in the log, and recovers once a watched edit changes a hash and forces a new run.
 """
 
 from __future__ import annotations
 
 import logging
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,8 +25,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from sitebuild import images, notebook
-from sitebuild.runs import RunCache, RunFailed, computations
+from sitebuild import csp, images, languages, notebook, publish, scratch
+from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
 
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -42,7 +40,8 @@ class _Build:
     """What the events of one build (under `serve`, the latest rebuild) share."""
 
     command: str = "build"  # or "serve", "gh-deploy"
-    site_dir: str | None = None
+    dirty: bool = False
+    staged: publish.Staged | None = None  # the site until it is put in place (build only)
     error: str | None = None  # why the computations failed: the pages show it, and no number
     failures: list[str] = field(default_factory=list)  # what is wrong with pages (build only)
     runs: dict = field(default_factory=dict)  # package -> runs.Run
@@ -57,11 +56,15 @@ _build = _Build()
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    _build.command = command
+    _build.command, _build.dirty = command, dirty
     _build.failures.clear()
+    scratch.remove_leftovers()  # of builds that were killed
 
 
 def on_shutdown() -> None:
+    if _build.staged is not None:  # put in place only after the strict check
+        publish.finish(_build.staged)
+        _build.staged = None
     for cache in _caches.values():
         cache.clear()
 
@@ -78,7 +81,10 @@ def _fail(message: str) -> None:
 def on_config(config):
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
-    _build.site_dir = config.site_dir
+    config.watch.extend(sorted(set(watched_paths(cache.computations)) - set(config.watch)))
+    if _build.staged is None and not _build.serving and not publish.served(config.site_dir):
+        _build.staged = publish.stage(Path(config.site_dir), _build.dirty)
+        config.site_dir = str(_build.staged.folder)  # for every language (sitebuild.publish)
     try:
         _build.runs, _build.error = cache.refresh(), None
     except RunFailed as error:
@@ -87,6 +93,10 @@ def on_config(config):
             raise PluginError(str(error)) from None
         log.error(str(error))
     return config
+
+
+def on_pre_build(config) -> None:  # after mkdocs-static-i18n's on_config has set `extra`
+    languages.titled_permalinks(config.mdx_configs, config.extra)
 
 
 @event_priority(-150)  # after mkdocs-static-i18n's (-100), which makes the files anew
@@ -158,8 +168,8 @@ def on_page_content(html: str, page, config, files) -> str:
 
 
 def _finish_notebook_page(html: str, page, config) -> str:
-    """mkdocs-jupyter's HTML with the site's heading ids, alt texts, copy buttons and no
-    other host."""
+    """mkdocs-jupyter's HTML with the site's heading ids, alt texts and copy buttons, and
+    nothing from another host."""
     if not hasattr(page, "nb_url"):  # what mkdocs-jupyter's on_pre_page sets
         raise PluginError(f"{page.file.src_uri}: mkdocs-jupyter did not render this notebook; "
                           "its `include` in mkdocs.yml must match the assembled .ipynb")
@@ -174,44 +184,46 @@ def _finish_notebook_page(html: str, page, config) -> str:
 
 @event_priority(-100)  # after mkdocs-static-i18n has set the language links
 def on_page_context(context, page, config, nav):
-    """Language links relative to the site, so the site works below any path.
-
-    mkdocs-static-i18n leaves the home page's links as "/uk/"; from the root of
-    a project site such as https://user.github.io/project/ that leaves the site.
-    """
-    # i18n assigns config.extra.alternate as an attribute, which templates read
-    # before the item of the same name.
-    alternates = getattr(config.extra, "alternate", None) or config.extra.get("alternate") or []
-    for alternate in alternates:
-        if alternate.get("link", "").startswith("/"):
-            alternate["link"] = alternate["link"].lstrip("/") or "./"
+    languages.relative_links(config.extra)
     return context
 
 
 def on_post_template(output: str, template_name: str, config) -> str:
-    """404.html from the default language's build only.
-
-    A server has one 404 page, at the root, and every language's build writes it
-    there: left alone, the last one built (Swedish) is what every reader gets
-    (mkdocs-static-i18n#284). MkDocs skips a template whose output is empty."""
-    i18n = config.plugins["i18n"]
-    if template_name == "404.html" and i18n.current_language != i18n.default_language:
+    i18n = config.plugins["i18n"]  # MkDocs skips a template whose output is empty
+    if not languages.writes_template(template_name, i18n.current_language, i18n.default_language):
         return ""
-    return output
+    return _with_policy(output, config) if template_name.endswith(".html") else output
+
+
+@event_priority(-100)  # after every other plugin: the policy hashes the final HTML
+def on_post_page(output: str, page, config) -> str:
+    return _with_policy(output, config)
+
+
+def _with_policy(html: str, config) -> str:
+    """The page with its Content-Security-Policy (sitebuild.csp); not in a preview, whose
+    live-reload script MkDocs adds to each page as it serves it."""
+    previewing = _build.serving or publish.served(config.site_dir)
+    return html if previewing else csp.with_policy(html)
 
 
 @event_priority(-200)  # after mkdocs-static-i18n's, which builds the other languages
 def on_post_build(config) -> None:
     """Fail with every page's error, once the last language is built: within
     mkdocs-static-i18n's builds of the other languages, its `building` is set."""
-    if _build.failures and not config.plugins["i18n"].building:
+    if config.plugins["i18n"].building:
+        return
+    if _build.failures:
         failures, _build.failures = _build.failures, []
         raise PluginError(f"{len(failures)} error(s) on the pages; nothing is published:\n\n"
                           + "\n\n".join(failures))
+    if _build.staged is not None:  # gh-deploy reads site_dir after on_shutdown
+        config.site_dir, _build.staged.built = str(_build.staged.target), True
 
 
 def on_build_error(error) -> None:
-    """A failed build publishes nothing: no page with stale or partial numbers.
+    """A failed build publishes nothing: no page with stale or partial numbers
+    (on_shutdown discards what it staged).
 
     An exception before on_post_build would hide the pages' errors collected so
     far: they are logged here."""
@@ -219,10 +231,10 @@ def on_build_error(error) -> None:
         log.error("Errors in pages before the build stopped:\n\n%s",
                   "\n\n".join(_build.failures))
         _build.failures.clear()
-    if not _build.serving and _build.site_dir:
-        shutil.rmtree(_build.site_dir, ignore_errors=True)
-        log.error("Build failed; removed %s so that nothing half-built is published.",
-                  _build.site_dir)
+    if _build.staged is not None:
+        _build.staged.built = False
+        log.error("Build failed; %s is left as it was: nothing is published.",
+                  _build.staged.target)
 
 
 def _error_banner(message: str) -> str:

@@ -31,7 +31,8 @@ def test_results_validate_against_schema(default_run):
 
 def test_results_record_config_numerics_versions_and_source(default_run):
     assert default_run["config"] == CONFIG.as_dict()
-    assert default_run["numerics"] == {"dtype": "float64", "threads": 1}
+    assert default_run["numerics"] == {"dtype": "float64", "threads": 1,
+                                       "epsilon": torch.finfo(torch.float64).eps}
     defaults = torch.optim.Adam([torch.zeros(1)]).defaults
     assert default_run["optimizer"] == {"name": "Adam", "betas": list(defaults["betas"]),
                                         "eps": defaults["eps"]}
@@ -39,7 +40,7 @@ def test_results_record_config_numerics_versions_and_source(default_run):
     assert default_run["source_hash"] == source_hash()
     assert list(default_run)[-1] == "timing"  # the only part that varies comes last
     assert list(default_run["timing"]["training_seconds"]) == ["main", "learned_keys",
-                                                               "three_keys"]
+                                                               "three_keys", "three_keys_sgd"]
 
 
 def test_every_student_records_every_seed(default_run):
@@ -62,6 +63,28 @@ def test_with_three_keys_the_query_response_is_visibly_not_the_intended_one(defa
     # "The query response is not E_q", in every seed, by more than a heat map's rounding.
     assert (default_run["variants"]["three_keys"]["summary"]["max_response_error"]["min"]
             > VISIBLE_ENTRY)
+
+
+def test_with_three_keys_the_intended_component_is_the_identitys_own(default_run):
+    three = default_run["variants"]["three_keys"]
+    u = three["invisible_direction"]
+    assert three["intended_invisible_component"] == [*u, *[0.0] * 6]  # E_q u: u on q rows
+
+
+def test_plain_sgd_starts_where_adam_starts_and_records_its_drift(default_run):
+    adam, sgd = (default_run["variants"][name] for name in ("three_keys", "three_keys_sgd"))
+    assert sgd["optimizer"] == {"name": "SGD", "lr": CONFIG.sgd_learning_rate, "momentum": 0}
+    # the same seeds, the same initial maps: the two start at the same departure
+    for a, s in zip(adam["seeds"], sgd["seeds"], strict=True):
+        assert a["seed"] == s["seed"]
+        assert a["initial_invisible_departure"] == s["initial_invisible_departure"]
+        assert s["invisible_drift"] == max(abs(x - y) for x, y in zip(
+            s["invisible_departure"], s["initial_invisible_departure"], strict=True))
+
+
+def test_the_data_measured_are_every_seeds_heldout_inputs(default_run):
+    # every seed's held-out examples, five inputs each
+    assert default_run["data"]["inputs"] == len(CONFIG.seeds) * CONFIG.heldout_size * 5
 
 
 # --- Layout -----------------------------------------------------------------------
