@@ -75,7 +75,7 @@ SENTENCES = {
 }
 # The two senses, as each language's figures label the sense axes.
 SENSES = {"en": ("river", "money"), "uk": ("кран-машина", "водопровідний кран"),
-          "sv": ("grund", "bank (pengar)")}
+          "sv": ("sandbank", "bank för pengar")}
 
 
 def tensor(rows) -> torch.Tensor:

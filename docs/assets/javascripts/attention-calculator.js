@@ -164,7 +164,7 @@
     });
     const word = tokens[bank.ambiguous];
     const table = el("table", { class: "calculator__matrix calculator__row" },
-      el("caption", {}, fill(words.output, { w: word })),
+      el("caption", {}, fill(words.row, { w: word })),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, words.word),
         el("th", { scope: "col" }, words.key), el("th", { scope: "col" }, words.score),
         el("th", { scope: "col" }, words.weight))),
@@ -200,14 +200,22 @@
   const show = (x) => (x === -Infinity ? "\u2212∞" : sig(x, 3));
   const vec = (v) => vector(v, (x) => sig(x, 3));
 
+  /** An arrow from the origin to TIP, labelled beside its head, on the side away
+      from the plane's nearer edge so that the label stays inside. */
   function placeArrow(arrow, tip, text) {
     const [x, y] = tip;
     arrow.line.setAttribute("x2", x);
     arrow.line.setAttribute("y2", -y);
     arrow.handle.setAttribute("cx", x);
     arrow.handle.setAttribute("cy", -y);
-    arrow.label.setAttribute("x", x + 0.3);
-    arrow.label.setAttribute("y", -y - 0.25);
+    // Below a head that points down (long labels: centred), else above it, towards
+    // the middle of the plane.
+    const below = y < -0.3;
+    const anchor = below ? "middle" : x > 0.5 ? "end" : "start";
+    const shift = { middle: 0, end: -0.3, start: 0.3 }[anchor];
+    arrow.label.setAttribute("x", Math.min(Math.max(x + shift, -2.2), 2.2));
+    arrow.label.setAttribute("y", below || y > 2.8 ? -y + 0.7 : -y - 0.3);
+    arrow.label.setAttribute("text-anchor", anchor);
     arrow.label.textContent = text;
   }
 
@@ -232,7 +240,7 @@
       !isQuery(bank, k) && !isQuery(bank, j) && tips[k][0] === tip[0] && tips[k][1] === tip[1]));
     dom.plane.arrows.forEach((arrow, j) => {
       const first = labels[j].length && bank.sentence.tokens.indexOf(labels[j][0]) === j;
-      const text = isQuery(bank, j) ? `q: ${bank.sentence.tokens[j]}`
+      const text = isQuery(bank, j) ? "q"
         : first ? labels[j].join(", ") : "";
       placeArrow(arrow, tips[j], text);
       arrow.group.classList.toggle("is-selected", j === state.selected);
