@@ -150,6 +150,10 @@ def sentence(words) -> dict:
     prefixes = max((head_1(X[: i + 1])["weights"][i] - stages["weights"][i, : i + 1])
                    .abs().max().item() for i in range(len(words)))
     plain = roles.index("plain")
+    # Nothing in the model says where a word stands: the words before "bank", in the
+    # reverse order, give it the same head output.
+    reordered = [*words[:ambiguous][::-1], *words[ambiguous:]]
+    order_difference = (head_1(embed(reordered))["H"][ambiguous] - h).abs().max().item()
     return {
         "tokens": list(tokens),
         "roles": list(roles),
@@ -178,6 +182,7 @@ def sentence(words) -> dict:
         "shifted_weights": shifted.tolist(),  # softmax(scores + SHIFT)
         "unshifted_weights": unstable.tolist(),
         "prefix_difference": prefixes,
+        "order_difference": order_difference,
         "swapped": {
             "weights": swapped["weights"][ambiguous].tolist(),
             "h": swapped_h.tolist(),

@@ -97,9 +97,9 @@ def query_keys(data, language, theme, roles) -> Figure:
     s = data["bank"]["sentences"][language][1]
     words = WORDS[language]
     bank_word = s["tokens"][s["ambiguous"]]
-    fig = Figure(figsize=(5.6, 4.0), layout="constrained")
+    fig = Figure(figsize=(5.6, 3.3), layout="constrained")
     ax = fig.add_subplot()
-    _plane(ax, theme, ((-1.3, 3.4), (-1.2, 1.4)), "$u$", "$w$")
+    _plane(ax, theme, ((-1.9, 3.4), (-1.3, 1.4)), "$u$", "$w$")
     q = np.array(s["query"])
     unit = q / np.linalg.norm(q)
     _arrow(ax, (0, 0), q, roles["query"], width=2.6,
@@ -112,10 +112,11 @@ def query_keys(data, language, theme, roles) -> Figure:
         ax.plot([key[0], foot[0]], [key[1], foot[1]], color=colour, linestyle=":",
                 linewidth=1)
         label = ", ".join(tokens)
-        align = {"plain": ("right", "top"), "ambiguous": ("left", "bottom")}.get(
-            role, ("left", "bottom"))
-        ax.annotate(label, key, xytext=(4 if align[0] == "left" else -4, 4),
-                    textcoords="offset points", color=colour, ha=align[0], va=align[1],
+        # Plain words' keys point down: their (long) label goes below the head.
+        below = role == "plain"
+        ax.annotate(label, key, xytext=(0, -6) if below else (4, 4),
+                    textcoords="offset points", color=colour,
+                    ha="center" if below else "left", va="top" if below else "bottom",
                     fontsize=9)
     ax.legend(frameon=False, loc="upper right", fontsize=9)
     return fig

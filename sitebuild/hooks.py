@@ -31,7 +31,7 @@ from mkdocs.structure.files import File, Files
 
 from sitebuild import images, mathml, notebook_download, notebook_page, notebooks, templates
 from sitebuild.runs import RunCache, RunFailed, computations
-from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
+from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand, expand_language
 
 log = logging.getLogger("mkdocs.hooks.sitebuild")
 
@@ -225,7 +225,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     except ShortcodeError as error:
         message = f"{page.file.src_uri}: {error}"
         _fail(message)
-        return _error_banner(message) + markdown
+        return _error_banner(message) + expand_language(markdown, _language(page, config))
     if checked:
         log.debug("%s: %d claims hold for this run", page.file.src_uri, len(checked))
     return expanded

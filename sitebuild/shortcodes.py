@@ -79,6 +79,16 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
     raise ShortcodeError(f"unknown shortcode {kind!r} in `{{{{ {kind} {' '.join(args)} }}}}`")
 
 
+LANGUAGE_CODE = re.compile(r"\{\{\s*lang\s+code\s*\}\}")
+
+
+def expand_language(markdown: str, language: str) -> str:
+    """MARKDOWN with only ``{{ lang code }}`` filled: what a page that failed keeps, so
+    that its figures' paths still name files (a path with a shortcode in it would be a
+    broken link, which a strict build reports and stops at)."""
+    return LANGUAGE_CODE.sub(language, markdown)
+
+
 def expand(markdown: str, values: dict, language: str) -> tuple[str, list[str]]:
     """MARKDOWN with every shortcode replaced, and the claims it checked."""
     claims_seen: list[str] = []

@@ -216,6 +216,14 @@ def mask_equals_prefixes(values) -> str:
                    f"{max(differences):.3g}")
 
 
+@claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.order_difference", 0.2))
+def word_order_is_invisible(values) -> str:
+    differences = [s["order_difference"] for _, _, s in _sentences(values)]
+    return require(max(differences) < TOLERANCE,
+                   f"largest change of 'bank''s head output when the words before it are "
+                   f"reversed: {max(differences):.3g}")
+
+
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.0.clue", 5))
 def clues_precede_the_ambiguous_word(values) -> str:
     late = [(language, number) for language, number, s in _sentences(values)

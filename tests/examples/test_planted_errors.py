@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import torch
 
 import examples.__main__ as cli
 from examples import bank, heads, scaling, two_positions
@@ -32,6 +33,13 @@ def reorder_heads_forgetting_w_o(w):
     return {**w, "W_Q": w["W_Q"][[1, 0]], "W_K": w["W_K"][[1, 0]], "W_V": w["W_V"][[1, 0]]}
 
 
+def embed_with_positions(words, plane=None):
+    """A planted change: each word's look plane carries where it stands."""
+    X = bank.tensor([bank.EMBEDDINGS[role] for _, role in words])
+    X[:, 0] += 0.1 * torch.arange(len(words), dtype=torch.float64)
+    return X
+
+
 EN_SENTENCE_2_CLUE_LAST = (bank.SENTENCES["en"][0], (
     ("I", "plain"), ("put", "plain"), ("the", "plain"), ("bank", "ambiguous"),
     ("money", "clue_2")))
@@ -53,6 +61,7 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (bank, {"SHIFT": 0.0}, "constant_shift_changes_nothing"),
     (bank, {"head_1": head_1_without_mask}, "causal_mask_zeroes_future"),
     (bank, {"head_1": head_1_without_mask}, "mask_equals_prefixes"),
+    (bank, {"embed": embed_with_positions}, "word_order_is_invisible"),
     (bank, {"SENTENCES": {**bank.SENTENCES, "en": EN_SENTENCE_2_CLUE_LAST}},
      "clues_precede_the_ambiguous_word"),
     (bank, {"W_V": ((0.0, 0.0), (0.0, 0.0), (0.5, 0.5), (0.5, 0.5))}, "bank_outputs_differ"),

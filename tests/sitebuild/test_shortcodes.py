@@ -118,3 +118,10 @@ def test_tiles_are_the_pages_own_sentence():
 def test_a_heatmap_or_tiles_that_cannot_be_drawn_fails_with_its_name(markdown):
     with pytest.raises(ShortcodeError):
         expand(markdown, BANK, "en")
+
+
+def test_a_failed_page_keeps_its_figures_paths_in_its_language():
+    from sitebuild.shortcodes import expand_language
+
+    page = expand_language("![a](run/x-{{ lang code }}.svg) {{ num nonsense sig2 }}", "sv")
+    assert page == "![a](run/x-sv.svg) {{ num nonsense sig2 }}"
