@@ -173,6 +173,9 @@ def sentence(words) -> dict:
         "weights": stages["weights"].tolist(),  # (n, n), causal: zero above the diagonal
         "clue_weight": stages["weights"][ambiguous, clues[0]].item() if clues else None,
         "self_weight": stages["weights"][ambiguous, ambiguous].item(),
+        # A gap between two scores is a ratio e^gap between their weights.
+        "clue_to_self": (stages["weights"][ambiguous, clues[0]]
+                         / stages["weights"][ambiguous, ambiguous]).item(),
         "plain_weights": _bank_row(stages, ambiguous, roles, "plain"),
         "contributions": stages["weighted"][ambiguous].tolist(),  # a_j v_j, (n, d_v)
         "h": h.tolist(),  # the ambiguous word's head output, in the sense plane
@@ -185,6 +188,7 @@ def sentence(words) -> dict:
         "order_difference": order_difference,
         "swapped": {
             "weights": swapped["weights"][ambiguous].tolist(),
+            "clue_weight": swapped["weights"][ambiguous, clues[0]].item(),
             "h": swapped_h.tolist(),
             "sense_after": (X[ambiguous, 2:] + swapped_h @ tensor(W_O)[:2, 2:]).tolist(),
         },

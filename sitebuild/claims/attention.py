@@ -168,6 +168,17 @@ def plain_words_get_little(values) -> str:
 # ---------------------------------------------------------------------------
 # From scores to weights, and the mask
 # ---------------------------------------------------------------------------
+@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.clue_to_self", 3.0))
+def weight_ratio_is_exp_of_gap(values) -> str:
+    wrong = []
+    for language, number, s in _sentences(values):
+        gap = s["by_kind"]["clue"]["score"] - s["by_kind"]["self"]["score"]
+        ratio = s["clue_weight"] / s["self_weight"]
+        if not (abs(s["clue_to_self"] - math.exp(gap)) < 1e-9 and _close(ratio, s["clue_to_self"])):
+            wrong.append((language, number, s["clue_to_self"], math.exp(gap)))
+    return require(not wrong, f"weight ratios that are not e^(score gap): {wrong}")
+
+
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.1.shifted_weights.0", 0.3))
 def constant_shift_changes_nothing(values) -> str:
     failures = []
@@ -268,7 +279,8 @@ def bank_moves_towards_its_sense(values) -> str:
                                   [0.2, 0.2, 0.2, 0.2, 0.2]))
 def value_swap_keeps_weights(values) -> str:
     moved = [(language, number) for language, number, s in _sentences(values)
-             if not _all_close(s["swapped"]["weights"], s["weights"][s["ambiguous"]])]
+             if not _all_close(s["swapped"]["weights"], s["weights"][s["ambiguous"]])
+             or not _close(s["swapped"]["clue_weight"], s["clue_weight"])]
     return require(not moved, f"sentences whose weights move with the swap: {moved}")
 
 

@@ -51,7 +51,7 @@ def test_every_language_has_two_bank_sentences_with_square_causal_matrices(data)
             assert len(sentence["h"]) == 2 and len(sentence["updated"]) == 4
             assert len(sentence["K"]) == n and all(len(k) == 2 for k in sentence["K"])
             assert len(sentence["query"]) == 2 and len(sentence["scores"]) == n
-            assert set(sentence["swapped"]) == {"weights", "h", "sense_after"}
+            assert set(sentence["swapped"]) == {"weights", "clue_weight", "h", "sense_after"}
 
 
 def test_both_heads_read_every_bank_sentence(data):

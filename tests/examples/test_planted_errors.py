@@ -101,7 +101,7 @@ def test_every_attention_claim_but_the_pure_arithmetic_ones_has_a_planted_error(
     # These hold by arithmetic whatever the parameters (a mask of -inf, a softmax that
     # sums to one, the M of the listing, the law of large numbers): their refutations
     # in tests/sitebuild/test_claims.py edit the values instead.
-    by_arithmetic = {"causal_rows_sum_to_one",
+    by_arithmetic = {"causal_rows_sum_to_one", "weight_ratio_is_exp_of_gap",
                      "score_spread_grows_like_sqrt_dk", "scaled_softmax_stays_spread"}
     attention = {n for n, c in claims.REGISTRY.items() if c.article == "attention"}
     assert attention - by_arithmetic == planted
