@@ -15,7 +15,7 @@ ALL_EXTRAS = $(shell $(BIN)/python -c "import tomllib; \
 	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']))")
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup site serve notebook screenshots test test-fast lint bench bench-experiment bench-site lock clean
+.PHONY: setup site serve notebook screenshots test test-fast lint bench bench-experiment bench-site bench-playground lock clean
 
 setup: $(STAMP)
 
@@ -78,7 +78,7 @@ test-fast: setup
 lint: setup
 	$(BIN)/ruff check .
 
-bench: bench-experiment bench-site
+bench: bench-experiment bench-site bench-playground
 
 # The benchmarks' own packages (the bench extra), on top of setup's.
 $(BENCH_STAMP): $(STAMP)
@@ -90,6 +90,9 @@ bench-experiment: $(BENCH_STAMP)
 
 bench-site: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_site.py
+
+bench-playground: $(BENCH_STAMP)
+	$(BIN)/python benchmarks/bench_playground.py
 
 ## Re-pin every package to what the current .venv has (after a deliberate upgrade),
 ## with every extra of pyproject.toml installed, then check that constraints.txt pins

@@ -4,13 +4,13 @@ A tiny attention model with only two trained matrices, W_Q and W_V (9 x 3 each),
 learns to read known synthetic features that a fixed orthogonal matrix has mixed
 into every input. ``python -m experiment --out DIR`` trains it for each seed,
 together with two variants that show why its maps are identifiable (learned
-keys; three keys), measures what the maps read, and writes ``DIR/results.json``
-and the figures.
+keys; three keys, with its control trained by plain SGD), measures what the maps
+read, and writes ``DIR/results.json`` and the figures.
 
 Modules, in reading order: ``config`` (the frozen settings), ``data`` (latent
 features, mixing, teacher), ``model`` (the student), ``train`` (the training
-step and loop), ``interventions`` (edits of the latents), ``measure``,
-``variants`` (the three students), ``results`` (assembly, schema),
-``figures``, ``painter`` (figures drawn in a second process), ``outputs``
-(what a run leaves in DIR). Importing any of them does no work.
+step and loop; ``adam`` and ``sgd``, the optimisers' updates written out),
+``interventions`` (edits of the latents), ``measure``, ``variants`` (the students),
+``results`` (assembly, schema), ``figures``, ``painter`` (figures drawn in a second
+process), ``outputs`` (what a run leaves in DIR). Importing any of them does no work.
 """

@@ -22,6 +22,11 @@ class Config:
     heldout_size: int = 4096
     # The source's rate for Adam: fast, and still stable down to rounding error.
     learning_rate: float = 0.03
+    # The rate of the three-keys control trained with plain SGD (torch.optim.SGD): plain
+    # gradient steps of the gradient's own size need a rate far above Adam's to learn
+    # anything in the same steps; the control exists to show where the invisible
+    # direction stays, which does not depend on the rate (the gradient has no part there).
+    sgd_learning_rate: float = 1.0
     # Query latents are scaled up so attention is sharp rather than nearly uniform.
     query_scale: float = 1.8
     # Irrelevant latents are shifted by 5: far outside the data (5 standard deviations
@@ -52,8 +57,8 @@ class Config:
             problems.append(f"steps must be at least 1, got {self.steps}")
         if self.batch_size < 1 or self.heldout_size < 2:
             problems.append("batch_size must be >= 1 and heldout_size >= 2")
-        if not self.learning_rate > 0:
-            problems.append("learning_rate must be positive")
+        if not (self.learning_rate > 0 and self.sgd_learning_rate > 0):
+            problems.append("learning_rate and sgd_learning_rate must be positive")
         if not (self.init_scale > 0 and self.key_init_scale > 0):
             problems.append("init_scale and key_init_scale must be positive")
         if list(self.snapshot_steps) != sorted(set(self.snapshot_steps)) or any(

@@ -10,6 +10,7 @@ marker; heat maps in PuOr's orange against purple). Output is
 deterministic (provenance.figures saves them) and uses no pyplot global state.
 """
 
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -19,6 +20,7 @@ from matplotlib import colormaps, colors, rc_context
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import NullFormatter
+from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 from provenance import figures as figure_files
 
@@ -208,12 +210,116 @@ def fig_loss_curves(results: dict, scheme: Scheme) -> Figure:
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(power_of_ten)
     ax.yaxis.set_minor_formatter(NullFormatter())
+    # Steps on a log axis too: the crossing of the uniform-attention level, within the
+    # first ten steps, is as wide as the last thousand.
+    ax.set_xscale("log")
+    ax.set_xlim(1, len(trace))
+    ax.xaxis.set_major_formatter(lambda value, _position: f"{value:g}")
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("t", fontstyle="italic")
     ax.set_ylabel("MSE")
     ax.grid(True, which="major", color=scheme.grid, linewidth=0.6)
-    legend = ax.legend(frameon=False)
+    legend = ax.legend(frameon=False, loc="center", bbox_to_anchor=(0.6, 0.45))
     for text in legend.get_texts():
         text.set_fontstyle("italic")
+    early_steps(ax, results, scheme)
+    return fig
+
+
+# The inset's steps: the maps take shape, and the loss crosses the uniform level, here.
+INSET_STEPS = 50
+
+
+def early_steps(ax, results: dict, scheme: Scheme) -> None:
+    """An inset over the first INSET_STEPS steps, on a linear MSE axis, where each
+    curve's crossing of its uniform-attention level can be seen."""
+    inset = ax.inset_axes([0.07, 0.07, 0.4, 0.42])
+    inset.set_facecolor(scheme.background)
+    for seed in results["seeds"]:
+        inset.axhline(seed["uniform_attention_mse"], color=scheme.reference, linewidth=1.0,
+                      dashes=(1, 3))
+    for k, seed in enumerate(results["seeds"]):
+        trace = np.asarray(seed["loss_trace"][:INSET_STEPS])
+        inset.plot(np.arange(1, len(trace) + 1), trace,
+                   color=scheme.seed_colours[k % len(scheme.seed_colours)],
+                   linestyle=SEED_LINESTYLES[k % len(SEED_LINESTYLES)], linewidth=1.2)
+    inset.set_xlim(1, INSET_STEPS)
+    inset.set_ylim(0, None)
+    inset.set_xticks([1, INSET_STEPS // 2, INSET_STEPS])
+    inset.tick_params(labelsize=8)
+    for spine in inset.spines.values():
+        spine.set_edgecolor(scheme.foreground)
+
+
+def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
+    """A 3-D view of query space: the three coordinate axes through 0, no panes."""
+    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+        axis.set_pane_color((0, 0, 0, 0))
+        axis.line.set_color((0, 0, 0, 0))
+    ax.set_xticks([]), ax.set_yticks([]), ax.set_zticks([])
+    for k in range(3):
+        end = np.zeros(3)
+        end[k] = limit
+        ax.plot(*zip(-end, end, strict=True), color=scheme.grid, linewidth=0.8)
+        ax.text(*(1.08 * end), subscript("q", k + 1), color=scheme.reference,
+                fontstyle="italic", ha="center", va="center")
+    ax.set_xlim(-limit, limit), ax.set_ylim(-limit, limit), ax.set_zlim(-limit, limit)
+    ax.set_box_aspect((1, 1, 1), zoom=1.3)
+    # A view in which no key hides behind another or behind the origin.
+    ax.view_init(elev=14, azim=-75)
+    ax.grid(False)
+
+
+def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool,
+                scheme: Scheme, alpha: float = 1.0) -> None:
+    """Keys as points, with every difference between two of them as an edge."""
+    keys = np.asarray(keys)
+    for i, j in itertools.combinations(range(len(keys)), 2):
+        ax.plot(*zip(keys[i], keys[j], strict=True), color=colour, linestyle=linestyle,
+                linewidth=1.4, alpha=alpha)
+    ax.scatter(*keys.T, color=colour, marker=marker, s=22, depthshade=False, alpha=alpha)
+    if labels:
+        for i, key in enumerate(keys):
+            ax.text(*(1.3 * key), subscript("k", i + 1), color=scheme.foreground,
+                    fontstyle="italic", ha="center", va="center")
+
+
+def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
+    """Top left: the four fixed keys, a tetrahedron whose six edges are their
+    differences. Top right: the first three keys, the triangle of their differences (a
+    plane), and the invisible direction u at right angles to it. Below: each
+    learned-keys seed's keys (coloured) against the fixed ones (grey, dotted), in
+    that seed's own query coordinates."""
+    fixed = np.asarray(results["fixed_keys"])  # (4, 3)
+    direction = np.asarray(results["variants"]["three_keys"]["invisible_direction"])  # (3,)
+    seeds = results["variants"]["learned_keys"]["seeds"]
+    fig = Figure(figsize=(7.2, 2.8 + 2.5 * ((len(seeds) + 2) // 3)), layout="constrained")
+    grid = fig.add_gridspec(1 + (len(seeds) + 2) // 3, 6)
+    limit = 1.6
+    four = fig.add_subplot(grid[0, 0:3], projection="3d")
+    _tetrahedron_axes(four, scheme, limit)
+    _keys_drawn(four, fixed, scheme.seed_colours[0], "-", "o", True, scheme)
+    three = fig.add_subplot(grid[0, 3:6], projection="3d")
+    _tetrahedron_axes(three, scheme, limit)
+    three.add_collection3d(Poly3DCollection([fixed[:3]], facecolor=scheme.seed_colours[0],
+                                            alpha=0.25, edgecolor="none"))
+    _keys_drawn(three, fixed[:3], scheme.seed_colours[0], "-", "o", True, scheme)
+    centre = fixed[:3].mean(axis=0)
+    three.quiver(*centre, *(1.2 * direction), color=scheme.seed_colours[1], linewidth=2.0,
+                 arrow_length_ratio=0.2)
+    three.text(*(centre + 1.38 * direction), "u", color=scheme.seed_colours[1],
+               fontstyle="italic", fontweight="bold", ha="center", va="center")
+    for k, seed in enumerate(seeds):
+        learned = np.asarray(seed["keys"])
+        reach = max(float(np.abs(learned).max()), float(np.abs(fixed).max())) * 1.25
+        ax = fig.add_subplot(grid[1 + k // 3, 2 * (k % 3):2 * (k % 3) + 2], projection="3d")
+        _tetrahedron_axes(ax, scheme, reach)
+        _keys_drawn(ax, fixed, scheme.reference, ":", ".", False, scheme, alpha=0.8)
+        colour = scheme.seed_colours[k % len(scheme.seed_colours)]
+        _keys_drawn(ax, learned, colour, SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
+                    SEED_MARKERS[k % len(SEED_MARKERS)], False, scheme)
+        ax.text2D(0.02, 0.92, f"s = {seed['seed']}", transform=ax.transAxes,
+                  fontstyle="italic", color=scheme.foreground)
     return fig
 
 
@@ -228,6 +334,8 @@ FIGURES = {
     "loss_curves": Drawing("main", fig_loss_curves),
     "training_snapshots": Drawing("main", fig_training_snapshots),
     "learned_keys_query_responses": Drawing("learned_keys", fig_learned_keys_query_responses),
+    # Drawn once the three-keys student is in: it needs the learned keys and u.
+    "key_geometry": Drawing("three_keys", fig_key_geometry),
     "three_keys_query_response": Drawing("three_keys", fig_three_keys_query_response),
 }
 

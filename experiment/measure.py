@@ -10,7 +10,7 @@ import itertools
 import torch
 
 from experiment import interventions
-from experiment.data import PAYLOAD, QUERY, Batch, mix, teacher
+from experiment.data import NOISE, PAYLOAD, QUERY, Batch, mix, teacher
 from experiment.model import Student, mse
 
 # The maps the teacher implies: the query coordinates read the query latents, the
@@ -43,6 +43,23 @@ def invisible_directions(keys: torch.Tensor) -> torch.Tensor:
     first_nonzero = (directions.abs() > 1e-12).to(torch.float64).argmax(dim=1)
     signs = torch.sign(directions.gather(1, first_nonzero[:, None]))
     return directions * signs
+
+
+def data_statistics(latents: torch.Tensor, R: torch.Tensor) -> dict:
+    """What the page says of the data, measured on the data as generated: the mean and
+    standard deviation of each latent feature over every input (request and records) of
+    `latents` (S, B, 1 + J, 9), by group, and how far R is from orthogonal."""
+    z = latents.reshape(-1, latents.shape[-1])  # (S B (1 + J), 9)
+    mean, std = z.mean(dim=0), z.std(dim=0)
+    groups = {"query": QUERY, "payload": PAYLOAD, "noise": NOISE}
+    identity = torch.eye(len(R), dtype=R.dtype)
+    return {
+        "inputs": len(z),
+        "latent_mean": {name: mean[group].tolist() for name, group in groups.items()},
+        "latent_std": {name: std[group].tolist() for name, group in groups.items()},
+        "largest_abs_mean": float(mean.abs().max()),
+        "mixing_orthogonality_error": float((R @ R.T - identity).abs().max()),
+    }
 
 
 def responses(student: Student, R: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

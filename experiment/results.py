@@ -41,21 +41,34 @@ def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) 
     try:
         R = data.mixing_matrix(config.mixing_seed)  # (9, 9), shared by every seed and variant
         results, seconds = header(config, R), {}
-        for name, variant in VARIANTS.items():
-            trained = train_variant(config, variant, R, snapshots=name == "main")
-            seconds[name] = trained.seconds
-            per_seed = measured_seeds(config, variant, trained, R)
-            if name == "main":
-                results |= main_entries(per_seed, trained, config, R)
-            else:
-                results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
-                                                                         trained.student)
-            if on_measured is not None:
-                on_measured(name, results)
+        for group in TRAINED_TOGETHER:
+            for name, trained in zip(group, train_variants(config, group, R), strict=True):
+                seconds[name] = trained.seconds
+                measure_variant(name, trained, config, R, results, on_measured)
     finally:
         torch.set_num_threads(previous_threads)
     results["timing"] = {"training_seconds": seconds}
     return results
+
+
+# Variants trained in one loop on one draw of their (identical) batches: the SGD control
+# sees the three-keys student's batches by construction, and pays nothing to draw them.
+TRAINED_TOGETHER = (("main",), ("learned_keys",), ("three_keys", "three_keys_sgd"))
+
+
+def measure_variant(name: str, trained: train.Trained, config: Config, R: torch.Tensor,
+                    results: dict, on_measured: Callable[[str, dict], None] | None) -> None:
+    """Measure variant NAME into `results`, then tell `on_measured`."""
+    variant = VARIANTS[name]
+    heldout = heldout_examples(config, variant, R)
+    per_seed = measured_seeds(config, variant, trained, R, heldout)
+    if name == "main":
+        results |= main_entries(per_seed, trained, config, R)
+        results["data"] = measure.data_statistics(heldout.latents, R)
+    else:
+        results.setdefault("variants", {})[name] = variant_entry(variant, per_seed, trained)
+    if on_measured is not None:
+        on_measured(name, results)
 
 
 def header(config: Config, R: torch.Tensor) -> dict:
@@ -64,7 +77,8 @@ def header(config: Config, R: torch.Tensor) -> dict:
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "config": config.as_dict(),
-        "numerics": {"dtype": str(R.dtype).removeprefix("torch."), "threads": THREADS},
+        "numerics": {"dtype": str(R.dtype).removeprefix("torch."), "threads": THREADS,
+                     "epsilon": torch.finfo(R.dtype).eps},
         "versions": {"python": platform.python_version(), "torch": torch.__version__},
         "source_hash": source_hash(),
         "fixed_keys": data.fixed_keys.tolist(),
@@ -76,21 +90,36 @@ def header(config: Config, R: torch.Tensor) -> dict:
     }
 
 
-def train_variant(config: Config, variant: Variant, R: torch.Tensor,
-                  snapshots: bool) -> train.Trained:
-    rngs = [data.generator(seed, "training") for seed in config.seeds]
-    student = student_for(variant, config, rngs)
+def train_variants(config: Config, names: tuple[str, ...],
+                   R: torch.Tensor) -> list[train.Trained]:
+    """Train the variants NAMES, which share their keys, on one stream of batches. Each
+    student draws its initial maps from a fresh copy of every seed's training stream,
+    the same draws for all of them; the batches continue the first one's stream."""
+    variants = [VARIANTS[name] for name in names]
+    students, rngs = [], None
+    for variant in variants:
+        own = [data.generator(seed, "training") for seed in config.seeds]
+        students.append(student_for(variant, config, own))
+        rngs = rngs or own
     # Step 0 always: where every student started (variants.particulars reads it).
-    steps = {0, *(config.recorded_snapshot_steps() if snapshots else ())}
-    return train.train(student, rngs, config, R, variant.keys, tuple(sorted(steps)))
+    steps = {0, *(config.recorded_snapshot_steps() if "main" in names else ())}
+    keys = variants[0].keys
+    if any(not torch.equal(variant.keys, keys) for variant in variants):
+        raise ValueError(f"variants {names} have different keys: they see different batches")
+    return train.train_on_one_stream(students, [variant.optimizer for variant in variants],
+                                     rngs, config, R, keys, tuple(sorted(steps)))
+
+
+def heldout_examples(config: Config, variant: Variant, R: torch.Tensor) -> data.Batch:
+    """Every seed's held-out examples, with one record per key of VARIANT."""
+    return data.draw_examples([data.generator(seed, "heldout") for seed in config.seeds],
+                              config.heldout_size, R, config.query_scale, variant.keys)
 
 
 def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
-                   R: torch.Tensor) -> list[dict]:
+                   R: torch.Tensor, heldout: data.Batch) -> list[dict]:
     """One entry per seed: the seed, its learned maps, and every measurement on its own
     held-out examples, including what only this variant measures."""
-    heldout = data.draw_examples([data.generator(seed, "heldout") for seed in config.seeds],
-                                 config.heldout_size, R, config.query_scale, variant.keys)
     student = trained.student
     measured = measure.measure(student, heldout, R, config.shift, variant.keys)
     return [
@@ -120,12 +149,22 @@ def main_entries(per_seed: list[dict], trained: train.Trained, config: Config,
     }
 
 
-def variant_entry(variant: Variant, per_seed: list[dict], student) -> dict:
-    """A variant's part of results.json, under variants.<name>."""
-    entry = {"trainable_parameters": trainable_parameters(student)}
+def variant_entry(variant: Variant, per_seed: list[dict], trained: train.Trained) -> dict:
+    """A variant's part of results.json, under variants.<name>; a variant trained with
+    another optimiser than the main student's records it."""
+    entry = {"trainable_parameters": trainable_parameters(trained.student)}
+    if variant.optimizer != "adam":
+        entry["optimizer"] = {"name": type(trained.optimizer).__name__,
+                              "lr": trained.optimizer.lr,
+                              "momentum": trained.optimizer.momentum}
     directions = measure.invisible_directions(variant.keys)
     if len(directions):
         entry["invisible_direction"] = directions[0].tolist()
+        # E_q's own coefficient along it, per latent row: the part of the departure that
+        # no prediction sees, so that no optimiser is pulled to learn it.
+        entry["intended_invisible_component"] = (measure.INTENDED_QUERY
+                                                 @ directions[0]).tolist()
+        entry["invisible_drift"] = summary_span([s["invisible_drift"] for s in per_seed])
     return entry | {"seeds": per_seed, "summary": summary(per_seed)}
 
 
@@ -143,24 +182,27 @@ def snapshots(trained: train.Trained, config: Config, R: torch.Tensor) -> dict:
     # R @ every seed's maps, then the first seed's: the very product measure.responses takes.
     query = [(R @ trained.snapshots[step][0])[0] for step in steps]  # (9, 3) each
     value = [(R @ trained.snapshots[step][1])[0] for step in steps]
+    query_error = [float((q - measure.INTENDED_QUERY).abs().max()) for q in query]
+    value_error = [float((v - measure.INTENDED_VALUE).abs().max()) for v in value]
     return {
         "seed": config.seeds[0],
         "steps": steps,
         "query_response": [response.tolist() for response in query],
         "value_response": [response.tolist() for response in value],
-        "max_response_error": [
-            max(float((q - measure.INTENDED_QUERY).abs().max()),
-                float((v - measure.INTENDED_VALUE).abs().max()))
-            for q, v in zip(query, value, strict=True)
-        ],
+        "max_response_error": [max(q, v) for q, v in zip(query_error, value_error,
+                                                          strict=True)],
+        "query_response_error": query_error,
+        "value_response_error": value_error,
     }
+
+
+def summary_span(values: list[float]) -> dict:
+    return {"min": min(values), "max": max(values)}
 
 
 def summary(per_seed: list[dict]) -> dict:
     """Smallest and largest value over seeds (and over features, for the erasures)."""
-
-    def span(values: list[float]) -> dict:
-        return {"min": min(values), "max": max(values)}
+    span = summary_span
 
     def over_seeds(*path: str) -> dict:
         values = []

@@ -1,10 +1,12 @@
 """Training: the plain PyTorch step on fresh batches, every seed of a model at once.
 
 Each step is forward, MSE, loss.backward() and Adam's update (lr from the config,
-torch.optim.Adam's default betas and eps). The speed comes from batching: the seeds
+torch.optim.Adam's default betas and eps), or for the SGD control torch.optim.SGD's
+plain step at config.sgd_learning_rate. The speed comes from batching: the seeds
 train side by side in one Student (model.py says why each seed still follows its
 own trajectory), and the batches of STEPS_PER_DRAW steps are drawn in one call per
-seed. The one piece of PyTorch written out is Adam's update (adam.py says why).
+seed. The pieces of PyTorch written out are the optimisers' updates (adam.py and
+sgd.py say why).
 """
 
 import time
@@ -18,6 +20,7 @@ from experiment import data
 from experiment.adam import Adam
 from experiment.config import Config
 from experiment.model import Student, mse
+from experiment.sgd import SGD
 
 # Steps whose batches are drawn in one call (~1.2 MB of latents per seed): amortises
 # the per-call cost without holding all 1200 batches; speed was flat from 10 to 60.
@@ -27,13 +30,13 @@ STEPS_PER_DRAW = 25
 
 class Trained(NamedTuple):
     student: Student
-    optimizer: Adam
+    optimizer: Adam | SGD
     loss_trace: torch.Tensor  # (S, steps): each step's training MSE, before its update
     snapshots: dict[int, tuple[torch.Tensor, torch.Tensor]]  # step -> W_Q, W_V (S, 9, 3)
     seconds: float
 
 
-def train_step(student: Student, optimizer: Adam | torch.optim.Optimizer,
+def train_step(student: Student, optimizer: Adam | SGD | torch.optim.Optimizer,
                request: torch.Tensor, records: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """One update of every seed from its batch; returns the seeds' losses (S,)."""
     # --8<-- [start:train_step]
@@ -60,24 +63,56 @@ def batches(rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
                 drawn.target[:, this_step]
 
 
+def make_optimizer(name: str, student: Student, config: Config) -> Adam | SGD:
+    """Adam ("adam", at config.learning_rate) or plain SGD ("sgd", no momentum, at
+    config.sgd_learning_rate) over the student's parameters."""
+    if name == "adam":
+        return Adam(student.parameters(), lr=config.learning_rate)
+    if name == "sgd":
+        return SGD(student.parameters(), lr=config.sgd_learning_rate)
+    raise ValueError(f"unknown optimiser {name!r}")
+
+
 def train(student: Student, rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
-          keys: torch.Tensor = data.fixed_keys, snapshot_steps: tuple[int, ...] = ()) -> Trained:
+          keys: torch.Tensor = data.fixed_keys, snapshot_steps: tuple[int, ...] = (),
+          optimizer_name: str = "adam") -> Trained:
     """Train `student` (one member per generator in `rngs`) for config.steps steps on
-    examples with one record per key in `keys`; keep copies of W_Q and W_V after each
-    of `snapshot_steps` updates."""
+    examples with one record per key in `keys`, with OPTIMIZER_NAME ("adam", "sgd"); keep
+    copies of W_Q and W_V after each of `snapshot_steps` updates."""
+    return train_on_one_stream([student], [optimizer_name], rngs, config, R, keys,
+                               snapshot_steps)[0]
+
+
+def train_on_one_stream(students: list[Student], optimizer_names: list[str],
+                        rngs: list[np.random.Generator], config: Config, R: torch.Tensor,
+                        keys: torch.Tensor = data.fixed_keys,
+                        snapshot_steps: tuple[int, ...] = ()) -> list[Trained]:
+    """Train each of `students` as train() would, every one on the same batches, which
+    are drawn once: students that would see the same batches (the same seeds and keys)
+    pay for drawing them once. Each student's computation is its own, so each ends
+    where it would alone, bit for bit. They share the wall time of the training."""
     start = time.perf_counter()
-    optimizer = Adam(student.parameters(), lr=config.learning_rate)
-    losses, snapshots = [], {}  # losses: 0-dim tensors, one conversion at the end
+    optimizers = [make_optimizer(name, student, config)
+                  for name, student in zip(optimizer_names, students, strict=True)]
+    losses = [[] for _ in students]  # 0-dim tensors, one conversion at the end
+    snapshots = [{} for _ in students]
     for step, (request, records, target) in enumerate(batches(rngs, config, R, keys)):
-        if step in snapshot_steps:
-            snapshots[step] = maps(student)
-        losses.append(train_step(student, optimizer, request, records, target))
-    if config.steps in snapshot_steps:
-        snapshots[config.steps] = maps(student)
-    loss_trace = torch.stack(losses, dim=1)  # (S, steps)
-    if not bool(torch.isfinite(loss_trace).all()):  # never write NaN into results.json
-        raise FloatingPointError("training diverged")
-    return Trained(student, optimizer, loss_trace, snapshots, time.perf_counter() - start)
+        for student, optimizer, trace, kept in zip(students, optimizers, losses, snapshots,
+                                                   strict=True):
+            if step in snapshot_steps:
+                kept[step] = maps(student)
+            trace.append(train_step(student, optimizer, request, records, target))
+    trained = []
+    for student, optimizer, trace, kept in zip(students, optimizers, losses, snapshots,
+                                               strict=True):
+        if config.steps in snapshot_steps:
+            kept[config.steps] = maps(student)
+        loss_trace = torch.stack(trace, dim=1)  # (S, steps)
+        if not bool(torch.isfinite(loss_trace).all()):  # never write NaN into results.json
+            raise FloatingPointError("training diverged")
+        trained.append(Trained(student, optimizer, loss_trace, kept, 0.0))
+    seconds = time.perf_counter() - start
+    return [run._replace(seconds=seconds) for run in trained]
 
 
 def maps(student: Student) -> tuple[torch.Tensor, torch.Tensor]:

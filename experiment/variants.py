@@ -25,12 +25,14 @@ from experiment.model import Student, initial_student
 class Variant(NamedTuple):
     keys: torch.Tensor  # (J, 3): the teacher's keys, one record per key; the student's too
     learn_keys: bool  # ... unless it learns J keys of its own
+    optimizer: str = "adam"  # or "sgd" (train.OPTIMIZERS)
 
 
 VARIANTS = {
     "main": Variant(data.fixed_keys, learn_keys=False),
     "learned_keys": Variant(data.fixed_keys, learn_keys=True),
     "three_keys": Variant(data.fixed_keys[:3], learn_keys=False),
+    "three_keys_sgd": Variant(data.fixed_keys[:3], learn_keys=False, optimizer="sgd"),
 }
 
 
@@ -60,9 +62,10 @@ def particulars(variant: Variant, student: Student, R: torch.Tensor,
     if len(directions) == 0:
         return [{} for _ in query_response]
     along, elsewhere = measure.departure(query_response, directions)
-    # Where the untrained map stood along the same direction: the loss never pulls it
-    # there, so how far training moved it is Adam's doing (the article says so).
+    # Where the untrained map stood along the same direction: the gradient has no part
+    # along it, so plain SGD leaves it there (three_keys_sgd) and Adam does not.
     along_at_start, _ = measure.departure(R @ initial_W_Q, directions)
+    drift = measure.largest(along - along_at_start)  # how far training moved it, per seed
     return [{"invisible_departure": a.flatten().tolist(), "visible_departure": e,
-             "initial_invisible_departure": a0.flatten().tolist()}
-            for a, e, a0 in zip(along, elsewhere, along_at_start, strict=True)]
+             "initial_invisible_departure": a0.flatten().tolist(), "invisible_drift": d}
+            for a, e, a0, d in zip(along, elsewhere, along_at_start, drift, strict=True)]

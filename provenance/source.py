@@ -12,11 +12,16 @@ SUFFIXES = {".py", ".json"}
 SHARED = "provenance"  # this package: every computation depends on it
 
 
+def source_folders(root: Path, package: str) -> list[Path]:
+    """The folders below ROOT that PACKAGE's source is read from: its own and this
+    package's. `mkdocs serve` watches the same (sitebuild.runs.watched_paths)."""
+    return [Path(root) / folder for folder in sorted({package, SHARED})]
+
+
 def source_files(root: Path, package: str) -> list[Path]:
-    """Every .py and .json file of PACKAGE and of this package, below ROOT, sorted."""
-    folders = {package, SHARED}
+    """Every .py and .json file of source_folders, sorted."""
     return sorted(
-        (path for folder in folders for path in (Path(root) / folder).rglob("*")
+        (path for folder in source_folders(root, package) for path in folder.rglob("*")
          if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in path.parts),
         key=lambda path: path.relative_to(root).as_posix(),
     )

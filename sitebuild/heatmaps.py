@@ -28,9 +28,9 @@ def level(weight: float) -> int:
 
 
 def _cell(values, path: str, language: str, masked: bool = False) -> str:
-    weight = lookup(values, path)
-    classes = f"heat heat-{level(weight)}" + (" is-masked" if masked else "")
-    return f'<td class="{classes}">{render("num", values, path, "fix2", language)}</td>'
+    text = render("num", values, path, "fix2", language)  # first: it rejects a non-number
+    classes = f"heat heat-{level(lookup(values, path))}" + (" is-masked" if masked else "")
+    return f'<td class="{classes}">{text}</td>'
 
 
 def _table(values, path: str, rows: list[int], labels: list[str], language: str,

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import posixpath
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -29,8 +28,18 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from sitebuild import images, mathml, notebook_download, notebook_page, notebooks, templates
-from sitebuild.runs import RunCache, RunFailed, computations
+from sitebuild import (
+    csp,
+    images,
+    mathml,
+    notebook_download,
+    notebook_page,
+    notebooks,
+    publish,
+    scratch,
+    templates,
+)
+from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand, expand_language
 
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -56,7 +65,9 @@ class _Build:
     """What the events of one build (under `serve`, the latest rebuild) share."""
 
     command: str = "build"  # or "serve", "gh-deploy"
-    site_dir: str | None = None
+    dirty: bool = False
+    staged: publish.Staged | None = None  # the site until it is put in place (build only)
+    built: bool = False  # the last language's build has ended without an error
     error: str | None = None  # why the computations failed: the pages show it, and no number
     failures: list[str] = field(default_factory=list)  # what is wrong with pages (build only)
     runs: dict = field(default_factory=dict)  # name -> runs.Run
@@ -75,11 +86,15 @@ _build = _Build()
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    _build.command = command
+    _build.command, _build.dirty, _build.built = command, dirty, False
     _build.failures.clear()
+    scratch.remove_leftovers()  # of builds that were killed
 
 
 def on_shutdown() -> None:
+    if _build.staged is not None:  # put in place only after the strict check
+        (publish.publish if _build.built else publish.discard)(_build.staged)
+        _build.staged = None
     for cache in _caches.values():
         cache.clear()
     for notebook_cache in _notebooks.values():
@@ -106,7 +121,10 @@ def on_config(config):
     _configure_mkdocs_jupyter(config)
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
-    _build.site_dir = config.site_dir
+    config.watch.extend(sorted(set(watched_paths(cache.computations)) - set(config.watch)))
+    if _build.staged is None and not _build.serving and not publish.served(config.site_dir):
+        _build.staged = publish.stage(Path(config.site_dir), _build.dirty)
+        config.site_dir = str(_build.staged.folder)  # for every language (sitebuild.publish)
     # Before the runs: the kernel executes the notebook while they compute.
     _build.notebooks = _notebooks.setdefault(root, notebooks.NotebookCache(root))
     _build.notebooks.start(notebooks.find(Path(config.docs_dir)))
@@ -120,6 +138,12 @@ def on_config(config):
     _build.values = {name: run.data for name, run in runs.items()}
     _build.runs = runs
     return config
+
+
+def on_pre_build(config) -> None:
+    """Headings' links titled in the language being built (after mkdocs-static-i18n's
+    on_config has set its `extra`; MkDocs makes each page's Markdown from mdx_configs)."""
+    config.mdx_configs.setdefault("toc", {})["permalink_title"] = config.extra["permalink_title"]
 
 
 def _configure_mkdocs_jupyter(config) -> None:
@@ -317,21 +341,39 @@ def on_post_template(output: str, template_name: str, config) -> str:
     i18n = config.plugins["i18n"]
     if template_name == "404.html" and i18n.current_language != i18n.default_language:
         return ""
-    return output
+    return _with_policy(output, config) if template_name.endswith(".html") else output
+
+
+@event_priority(-100)  # after every other plugin: the policy hashes the final HTML
+def on_post_page(output: str, page, config) -> str:
+    return _with_policy(output, config)
+
+
+def _with_policy(html: str, config) -> str:
+    """The page with its Content-Security-Policy (sitebuild.csp); not in a preview, whose
+    live-reload script MkDocs adds to each page as it serves it."""
+    if _build.serving or publish.served(config.site_dir):
+        return html
+    return csp.with_policy(html)
 
 
 @event_priority(-200)  # after mkdocs-static-i18n's, which builds the other languages
 def on_post_build(config) -> None:
     """Fail with every page's error, once the last language is built: within
     mkdocs-static-i18n's builds of the other languages, its `building` is set."""
-    if _build.failures and not config.plugins["i18n"].building:
+    if config.plugins["i18n"].building:
+        return
+    if _build.failures:
         failures, _build.failures = _build.failures, []
         raise PluginError(f"{len(failures)} error(s) on the pages; nothing is published:\n\n"
                           + "\n\n".join(failures))
+    if _build.staged is not None:  # gh-deploy reads site_dir after on_shutdown
+        config.site_dir, _build.built = str(_build.staged.target), True
 
 
 def on_build_error(error) -> None:
-    """A failed build publishes nothing: no page with stale or partial numbers.
+    """A failed build publishes nothing: no page with stale or partial numbers
+    (on_shutdown discards what it staged).
 
     An exception before on_post_build would hide the pages' errors collected so
     far: they are logged here."""
@@ -339,10 +381,10 @@ def on_build_error(error) -> None:
         log.error("Errors in pages before the build stopped:\n\n%s",
                   "\n\n".join(_build.failures))
         _build.failures.clear()
-    if not _build.serving and _build.site_dir:
-        shutil.rmtree(_build.site_dir, ignore_errors=True)
-        log.error("Build failed; removed %s so that nothing half-built is published.",
-                  _build.site_dir)
+    _build.built = False
+    if _build.staged is not None:
+        log.error("Build failed; %s is left as it was: nothing is published.",
+                  _build.staged.target)
 
 
 def _error_banner(message: str) -> str:

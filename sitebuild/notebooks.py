@@ -33,7 +33,6 @@ import hashlib
 import logging
 import re
 import shutil
-import tempfile
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -47,6 +46,7 @@ import nbformat
 from nbclient.util import run_sync
 
 from provenance.source import source_hash
+from sitebuild import scratch
 from sitebuild.dark_execution import SKIP_TAG, dark_variant, without_injected
 
 IMPORTED_PACKAGE = "experiment"  # what the notebook imports; part of its key
@@ -299,6 +299,6 @@ class NotebookCache:
 def output_dir() -> Path:
     """Where this process writes the notebook's published files: outside docs/ (a
     write there makes `mkdocs serve` rebuild forever), removed when it exits."""
-    folder = tempfile.mkdtemp(prefix="attention-site-notebook-")
+    folder = scratch.folder("notebook")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return Path(folder)

@@ -40,6 +40,22 @@ class FormatError(ValueError):
     """An unknown style, or a value the style cannot print."""
 
 
+def _shown(value) -> str:
+    """VALUE for a message: a whole list of results would drown it."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _sequence(values, what: str) -> list:
+    """VALUES if it is a non-empty list; a scalar, a mapping or an empty list is no
+    vector, enumeration or matrix (and would print as nothing, or stop the build)."""
+    if not isinstance(values, list | tuple):
+        raise FormatError(f"needs {what}, got {_shown(values)}")
+    if not values:
+        raise FormatError(f"needs {what}, got an empty list")
+    return list(values)
+
+
 def format_value(value, style: str, language: str) -> str:
     if language not in DECIMAL_SIGN:
         raise FormatError(f"unknown language {language!r}")
@@ -48,11 +64,11 @@ def format_value(value, style: str, language: str) -> str:
         raise FormatError(f"unknown number style {style!r} "
                           "(int, plain, text, short, fixN, sigN, sciN)")
     if style in ("text", "short"):
-        if not isinstance(value, str | int):
-            raise FormatError(f"style {style!r} needs a string, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
+            raise FormatError(f"style {style!r} needs a non-empty string, got {_shown(value)}")
         return str(value) if style == "text" else str(value)[:12]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise FormatError(f"style {style!r} needs a number, got {value!r}")
+        raise FormatError(f"style {style!r} needs a number, got {_shown(value)}")
     if not math.isfinite(value):
         raise FormatError(f"cannot print the non-finite number {value!r}")
     kind, digits = match.group(2), int(match.group(3) or 0)
@@ -131,7 +147,7 @@ def _separator(language: str) -> str:
 
 def format_list(values, style: str, language: str) -> str:
     """'0, 1, 2': an enumeration, as after 't ='."""
-    texts = [format_value(v, style, language) for v in values]
+    texts = [format_value(v, style, language) for v in _sequence(values, "a list of values")]
     decimals = any(DECIMAL_SIGN[language] in t for t in texts)
     return (_separator(language) if decimals else ", ").join(texts)
 
@@ -141,7 +157,7 @@ AND = {"en": "and", "uk": "і", "sv": "och"}
 
 def format_items(values, style: str, language: str) -> str:
     """'0, 1 and 2': the items of a sentence, the last two joined by the language's 'and'."""
-    texts = [format_value(v, style, language) for v in values]
+    texts = [format_value(v, style, language) for v in _sequence(values, "a list of values")]
     decimals = any(DECIMAL_SIGN[language] in t for t in texts)
     head = (_separator(language) if decimals else ", ").join(texts[:-1])
     return f"{head} {AND[language]} {texts[-1]}" if head else "".join(texts)
@@ -149,8 +165,13 @@ def format_items(values, style: str, language: str) -> str:
 
 def format_vector(values, style: str, language: str) -> str:
     """'[0.75, 0.25]', or '[0,75; 0,25]' where the decimal sign is a comma."""
+    values = _sequence(values, "a vector (a list of numbers)")
     return "[" + _separator(language).join(format_value(v, style, language) for v in values) + "]"
 
 
 def format_matrix(rows, style: str, language: str) -> str:
-    return "[" + _separator(language).join(format_vector(r, style, language) for r in rows) + "]"
+    rows = _sequence(rows, "a matrix (a list of rows)")
+    texts = [format_vector(r, style, language) for r in rows]
+    if len({len(r) for r in rows}) > 1:
+        raise FormatError(f"needs a matrix, got rows of lengths {[len(r) for r in rows]}")
+    return "[" + _separator(language).join(texts) + "]"

@@ -14,13 +14,13 @@ import logging
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from provenance.source import source_hash
+from provenance.source import source_folders, source_hash
+from sitebuild import scratch
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("mkdocs.hooks.sitebuild")
@@ -42,6 +42,11 @@ class Computation:
         """The cache key; the computation records the same hash in its output."""
         return source_hash(self.root, self.package)
 
+    def watched_paths(self) -> list[Path]:
+        """What `mkdocs serve` watches for this computation: the folders its source hash
+        reads, so that every edit that changes the key starts a rebuild."""
+        return source_folders(self.root, self.package)
+
 
 def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
     """What the pages of the project at ROOT (the folder of mkdocs.yml) are computed from."""
@@ -49,6 +54,12 @@ def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
         Computation(package="experiment", output="results.json", root=root),
         Computation(package="examples", output="examples.json", root=root),
     )
+
+
+def watched_paths(computations) -> list[str]:
+    """Every folder that one of COMPUTATIONS is keyed on, once (mkdocs.yml's `watch`
+    gets them in on_config: a list written by hand there would drift from the key)."""
+    return sorted({str(path) for c in computations for path in c.watched_paths()})
 
 
 class RunFailed(RuntimeError):
@@ -70,7 +81,7 @@ def execute(computation: Computation, source_hash: str) -> Run:
     """Run COMPUTATION in a fresh interpreter into a new folder; raise RunFailed."""
     # Outside docs/ (a write there makes `mkdocs serve` rebuild forever) and
     # outside the project, so that a crashed build leaves nothing to clean.
-    out_dir = Path(tempfile.mkdtemp(prefix=f"attention-site-{computation.package}-"))
+    out_dir = scratch.folder(computation.package)
     command = [sys.executable, "-m", computation.package, "--out", str(out_dir)]
     try:
         done = subprocess.run(

@@ -48,14 +48,15 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
         expect(1, "{{ rows TABLE }}")
         try:
             return tables.render_rows(args[0], values, language)
-        except (UnknownValue, KeyError, IndexError) as error:
+        except (UnknownValue, KeyError, IndexError, TypeError) as error:
+            # TypeError: the run's value has another shape than the table reads
             raise ShortcodeError(f"table {args[0]!r}: {error}") from error
     if kind in ("heatmap", "tiles"):
         expect(1, f"{{{{ {kind} NAME }}}}")
         draw = heatmaps.render_heatmap if kind == "heatmap" else heatmaps.tiles
         try:
             return draw(args[0], values, language)
-        except (UnknownValue, KeyError, IndexError, heatmaps.HeatmapError) as error:
+        except (UnknownValue, KeyError, IndexError, TypeError, heatmaps.HeatmapError) as error:
             raise ShortcodeError(f"{kind} {args[0]!r}: {error}") from error
     if kind == "lang":
         expect(1, "{{ lang code }}")

@@ -22,12 +22,12 @@ def _per_seed(values, language: str, model: str,
 
 
 def heldout(values, language: str) -> list[list[str]]:
-    """Per seed: seed, held-out MSE, uniform-attention MSE, 1 − smallest R² (as SSE/SST),
-    largest |response − intended| over both maps."""
+    """Per seed: seed, held-out MSE, uniform-attention MSE, largest |response − intended|
+    over both maps (1 − R² is left out: it repeats that last column, see the review of
+    issue 21)."""
     return _per_seed(values, language, "experiment", [
         ("num", "seed", "int"), ("num", "heldout_mse", "sci2"),
-        ("num", "uniform_attention_mse", "fix3"), ("num", "max_unexplained", "sci1"),
-        ("num", "max_response_error", "sci1")])
+        ("num", "uniform_attention_mse", "fix3"), ("num", "max_response_error", "sci1")])
 
 
 def interventions(values, language: str) -> list[list[str]]:
@@ -58,6 +58,19 @@ def three_keys(values, language: str) -> list[list[str]]:
         ("num", "interventions.shift_irrelevant", "sci1")])
 
 
+def sgd_control(values, language: str) -> list[list[str]]:
+    """Per seed: seed, how far Adam and plain SGD moved the three-keys student along the
+    invisible direction, and the SGD control's held-out MSE."""
+    adam, sgd = "experiment.variants.three_keys", "experiment.variants.three_keys_sgd"
+    return [
+        [render("num", values, f"{adam}.seeds.{i}.seed", "int", language),
+         render("num", values, f"{adam}.seeds.{i}.invisible_drift", "fix2", language),
+         render("num", values, f"{sgd}.seeds.{i}.invisible_drift", "sci1", language),
+         render("num", values, f"{sgd}.seeds.{i}.heldout_mse", "sci1", language)]
+        for i in range(len(lookup(values, f"{adam}.seeds")))
+    ]
+
+
 def bank_row(values, language: str) -> list[list[str]]:
     """Sentence 2 of the page's language, one row per word as "bank"'s query sees it:
     the word, its key, its score, its attention weight, its value, a_j v_j."""
@@ -82,6 +95,7 @@ TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
     "learned_keys": learned_keys,
     "three_keys": three_keys,
     "bank_row": bank_row,
+    "sgd_control": sgd_control,
 }
 
 

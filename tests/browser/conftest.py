@@ -21,6 +21,13 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
 ]
 SCHEMES = ("light", "dark")
+# Every tab records the Content-Security-Policy's refusals (sitebuild/csp.py) from the
+# start of each page; Chromium also logs each as a console error, which the tests
+# that use a widget check.
+CSP_RECORDER = """window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => window.__cspViolations.push(
+  `${event.effectiveDirective} refused ${event.blockedURI || "inline"} `
+  + `(${event.sourceFile}:${event.lineNumber}) ${event.sample}`));"""
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -102,6 +109,7 @@ def new_tab(browser, scheme: str, **context_options):
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900},
                                   **context_options)
     context.set_default_timeout(10_000)  # a widget that never appears fails in seconds
+    context.add_init_script(CSP_RECORDER)
     return context.new_page()
 
 

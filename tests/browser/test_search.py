@@ -103,3 +103,76 @@ def test_a_word_typed_with_another_apostrophe_finds_the_page(open_site_page, typ
     assert "обов’язково" in text and typed not in text
     page, _ = open_site_page("uk", "")
     assert_found(search(page, typed), "uk", "attention", typed)
+
+
+# Material's count of results, as its own script writes it (its one form for every
+# count above one), and as a reader of the language must read it.
+COUNTS = {
+    "en": {1: "1 matching document", 2: "2 matching documents", 5: "5 matching documents"},
+    "uk": {1: "Знайдено 1 збіг", 2: "Знайдено 2 збіги", 4: "Знайдено 4 збіги",
+           5: "Знайдено 5 збігів", 11: "Знайдено 11 збігів", 12: "Знайдено 12 збігів",
+           21: "Знайдено 21 збіг", 22: "Знайдено 22 збіги", 25: "Знайдено 25 збігів"},
+    "sv": {1: "1 sökresultat", 2: "2 sökresultat", 5: "5 sökresultat"},
+}
+MORE = {
+    "en": {1: "1 more on this page", 2: "2 more on this page", 5: "5 more on this page"},
+    "uk": {1: "Ще 1 збіг на цій сторінці", 3: "Ще 3 збіги на цій сторінці",
+           5: "Ще 5 збігів на цій сторінці", 14: "Ще 14 збігів на цій сторінці"},
+    "sv": {1: "1 till på denna sida", 2: "2 till på denna sida", 5: "5 till på denna sida"},
+}
+
+# Material writes a count as its search does: textContent from its translations.
+AS_MATERIAL_WRITES = """async ([selector, key, count]) => {
+  const words = JSON.parse(document.getElementById("__config").textContent).translations;
+  const node = document.querySelector(selector);
+  node.textContent = count === 1 ? words[`${key}.one`] : words[`${key}.other`].replace("#", count);
+  await new Promise((resolve) => setTimeout(resolve, 50));  // after the observers
+  return node.textContent;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "uk", "sv"])
+def test_the_number_of_results_is_written_in_the_grammar_of_the_page_language(
+        open_site_page, language):
+    page, traffic = open_site_page(language, "")
+    search(page, "softmax" if language == "en" else "матриц" if language == "uk" else "matris")
+    # The site has four pages per language: a count of five or more is written by hand.
+    for count, expected in COUNTS[language].items():
+        assert page.evaluate(AS_MATERIAL_WRITES, [".md-search-result__meta", "search.result",
+                                                  count]) == expected
+    page.evaluate("""() => { const more = document.createElement("details");
+      more.className = "md-search-result__more";
+      more.innerHTML = "<summary><div></div></summary>";
+      document.querySelector(".md-search-result__list").append(more); }""")
+    for count, expected in MORE[language].items():
+        assert page.evaluate(AS_MATERIAL_WRITES, [".md-search-result__more > summary > div",
+                                                  "search.result.more", count]) == expected
+    assert not traffic.console_errors and not traffic.page_errors
+
+
+def plural(language: str, count: int) -> str:
+    """CLDR's category of a whole COUNT: Ukrainian's one, few and many; one and other."""
+    if language != "uk":
+        return "one" if count == 1 else "other"
+    if count % 10 == 1 and count % 100 != 11:
+        return "one"
+    return "few" if 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14 else "many"
+
+
+UK_NOUN = {"one": "збіг", "few": "збіги", "many": "збігів"}
+
+
+@pytest.mark.parametrize("word", ["увага", "модель", "матриц", "ключі"])
+def test_a_ukrainian_search_counts_its_results_and_matches_grammatically(open_site_page,
+                                                                         word):
+    """Real searches: whatever they find, each count has its form (1 збіг, 2-4 збіги,
+    5 збігів), the results' and each page's further matches."""
+    page, _ = open_site_page("uk", "")
+    search(page, word)
+    page.wait_for_timeout(200)  # the observer's rewrite
+    texts = [page.locator(".md-search-result__meta").text_content(),
+             *page.locator(".md-search-result__more > summary > div").all_text_contents()]
+    for text in texts:
+        count = int(re.search(r"\d+", text)[0])
+        noun = UK_NOUN[plural("uk", count)]
+        assert re.fullmatch(rf"(Знайдено|Ще) {count} {noun}( на цій сторінці)?", text), text

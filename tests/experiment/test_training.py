@@ -2,10 +2,11 @@
 
 import torch
 
-from experiment import data, train
+from experiment import data, measure, train
 from experiment.adam import Adam
 from experiment.config import Config
 from experiment.model import mse
+from experiment.sgd import SGD
 from experiment.variants import VARIANTS, student_for
 from tests.experiment.plain_loop import train_one_seed
 
@@ -16,7 +17,8 @@ R = data.mixing_matrix(CONFIG.mixing_seed)
 def trained(variant: str, config: Config, snapshot_steps=()) -> train.Trained:
     rngs = [data.generator(seed, "training") for seed in config.seeds]
     student = student_for(VARIANTS[variant], config, rngs)
-    return train.train(student, rngs, config, R, VARIANTS[variant].keys, snapshot_steps)
+    return train.train(student, rngs, config, R, VARIANTS[variant].keys, snapshot_steps,
+                       VARIANTS[variant].optimizer)
 
 
 def test_the_optimiser_is_adam_with_torchs_defaults_and_the_configured_rate():
@@ -104,3 +106,56 @@ def test_snapshots_hold_the_maps_after_the_given_numbers_of_steps():
     assert torch.equal(run.snapshots[12][0], run.student.W_Q.detach())
     shorter = trained("main", Config(seeds=(0, 1), steps=5))
     assert torch.equal(run.snapshots[5][1], shorter.student.W_V.detach())
+
+
+def test_the_sgd_control_is_torchs_plain_sgd_on_the_three_keys_students_batches():
+    config = Config(seeds=(0, 1), steps=30)
+    sgd, adam = trained("three_keys_sgd", config), trained("three_keys", config)
+    # test_sgd.py: this SGD takes torch.optim.SGD's steps, bit for bit.
+    assert type(sgd.optimizer) is SGD
+    assert (sgd.optimizer.lr, sgd.optimizer.momentum) == (config.sgd_learning_rate, 0)
+    # The same initial maps and the same batches: the first losses (before any update) agree.
+    torch.testing.assert_close(sgd.loss_trace[:, 0], adam.loss_trace[:, 0], rtol=0, atol=0)
+    # Every step is W <- W - lr * gradient, for the gradient autograd gives.
+    rngs = [data.generator(seed, "training") for seed in config.seeds]
+    student = student_for(VARIANTS["three_keys_sgd"], config, rngs)
+    start = student.W_Q.detach().clone()
+    request, records, target = next(train.batches(rngs, config, R, VARIANTS["three_keys"].keys))
+    gradient, = torch.autograd.grad(mse(student(request, records), target).sum(), student.W_Q)
+    train.train_step(student, torch.optim.SGD(student.parameters(), lr=config.sgd_learning_rate),
+                     request, records, target)
+    torch.testing.assert_close(student.W_Q.detach(), start - config.sgd_learning_rate * gradient,
+                               rtol=0, atol=1e-15)
+
+
+def test_the_query_gradient_has_no_part_along_the_invisible_direction():
+    # Why plain SGD leaves that direction alone: R @ grad(W_Q) = z^T grad(q), and grad(q) . u
+    # is a sum of score gradients over the keys, which softmax makes zero.
+    config = Config(seeds=(0, 1, 2), steps=1)
+    keys = VARIANTS["three_keys"].keys
+    rngs = [data.generator(seed, "training") for seed in config.seeds]
+    student = student_for(VARIANTS["three_keys"], config, rngs)
+    request, records, target = next(train.batches(rngs, config, R, keys))
+    gradient, = torch.autograd.grad(mse(student(request, records), target).sum(), student.W_Q)
+    u = measure.invisible_directions(keys)[0]
+    along = (R @ gradient) @ u  # (S, 9)
+    assert along.abs().max() < 1e-15 < (R @ gradient).abs().max() * 1e-3
+
+
+def test_students_trained_on_one_stream_end_where_each_would_alone():
+    # results.py trains the three-keys student and its SGD control on one draw of their
+    # batches: each must be bit for bit what it is when trained on its own.
+    config = Config(seeds=(0, 2), steps=40)
+    keys = VARIANTS["three_keys"].keys
+    students = []
+    for name in ("three_keys", "three_keys_sgd"):
+        rngs = [data.generator(seed, "training") for seed in config.seeds]
+        students.append(student_for(VARIANTS[name], config, rngs))
+    together = train.train_on_one_stream(students, ["adam", "sgd"], rngs, config, R, keys,
+                                         snapshot_steps=(0, 40))
+    for name, run in zip(("three_keys", "three_keys_sgd"), together, strict=True):
+        alone = trained(name, config, snapshot_steps=(0, 40))
+        assert torch.equal(run.loss_trace, alone.loss_trace), name
+        assert torch.equal(run.student.W_Q, alone.student.W_Q), name
+        assert torch.equal(run.snapshots[0][0], alone.snapshots[0][0]), name
+    assert not torch.equal(together[0].student.W_Q, together[1].student.W_Q)

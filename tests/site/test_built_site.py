@@ -93,7 +93,9 @@ def test_every_per_seed_table_shows_every_seed(site, values, language):
                                              "response_error.value", "score_map_error"),
         "experiment.variants.three_keys": ("heldout_mse", "response_error.query",
                                            "visible_departure",
-                                           "interventions.shift_irrelevant"),
+                                           "interventions.shift_irrelevant",
+                                           "invisible_drift"),
+        "experiment.variants.three_keys_sgd": ("invisible_drift", "heldout_mse"),
     }
     for model, keys in tables.items():
         seeds = lookup(values, f"{model}.seeds")
@@ -106,7 +108,7 @@ def test_every_per_seed_table_shows_every_seed(site, values, language):
                     "erase_query_vs_teacher", "erase_payload_vs_teacher"):
         assert html.select(f'td span.value[data-key="experiment.summary.{summary}"]'), summary
     # the shift's summary is a sentence after the table, not a row of it
-    shift = html.select('span.value[data-key="experiment.summary.shift_irrelevant"]')
+    shift = html.select('span.value[data-key^="experiment.summary.shift_irrelevant"]')
     assert shift and not any(span.find_parent("table") for span in shift)
 
 
@@ -219,7 +221,8 @@ def test_no_page_names_another_host_even_in_an_inline_script(site):
 
 def test_results_and_figures_are_published_for_download(site):
     figures = ("query_response", "value_response", "loss_curves", "training_snapshots",
-               "learned_keys_query_responses", "three_keys_query_response", "scaling")
+               "learned_keys_query_responses", "three_keys_query_response", "key_geometry",
+               "scaling")
     names = [f"{figure}{twin}.{kind}" for figure in figures for twin in ("", "-dark")
              for kind in ("svg", "png")]
     for name in ("results.json", "examples.json", *names):

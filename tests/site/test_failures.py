@@ -2,17 +2,22 @@
 
 A failed computation stops the build at once. Whatever is wrong with the pages is
 collected over every page of every language, and the build fails naming all of it:
-one build of a copy with four faults planted in different places shows each of
-them, and publishes nothing."""
+one build of a copy with five faults planted in different places shows each of
+them, and publishes nothing: the site folder it was given, which holds a previous
+site and a file of someone else's, is left byte for byte as it was."""
 
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from sitebuild import scratch
 from tests.project import OWN_BUILDS, copy_project, mkdocs_build
+from tests.sitebuild.test_scratch import dead_pid
 
 pytestmark = [pytest.mark.slow, OWN_BUILDS]
 
@@ -26,6 +31,8 @@ FAULTS = [  # path, pattern, replacement: each its own failure, in pages of diff
     # A typo in a translation only: it is built after the English pages.
     ("docs/index.uk.md", r"\n## ",
      "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## "),
+    # A malformed shortcode: a vector of a single number.
+    ("docs/index.sv.md", r"\n## ", "\nFel form: {{ vec experiment.config.steps int }}.\n\n## "),
     # The notebook's first cell, broken in every language: one execution, which fails.
     *((f"docs/{name}", r"```python[^\n]*\n", f"```python\n{BROKEN_CELL}\n")
       for name in ("notebook.md", "notebook.uk.md", "notebook.sv.md")),
@@ -39,23 +46,56 @@ def edit(project: Path, path: str, pattern: str, replacement: str) -> None:
     source.write_text(changed, encoding="utf-8")
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 def failed_build(tmp_path: Path, faults) -> str:
-    """Build a copy of the project with FAULTS; the build must fail and publish nothing.
+    """Build a copy of the project with FAULTS into a folder that holds a previous
+    site and an unrelated file; the build must fail and leave both byte-identical.
     Returns what it printed on stderr."""
     project = copy_project(tmp_path / "project")
     for fault in faults:
         edit(project, *fault)
     site = tmp_path / "site"
+    (site / "uk").mkdir(parents=True)
+    (site / "index.html").write_text("<p>the previous site</p>", encoding="utf-8")
+    (site / "uk" / "index.html").write_text("<p>попередній сайт</p>", encoding="utf-8")
+    (site / "notes.txt").write_text("not the build's", encoding="utf-8")
+    before = tree(site)
     done = mkdocs_build(project, site)
     assert done.returncode != 0
-    left = list(site.rglob("*.html")) if site.exists() else []
-    assert not left, f"a failed build left pages behind: {left[:3]}"
+    assert tree(site) == before, "a failed build changed the folder it was given"
     return done.stderr
 
 
 @pytest.fixture(scope="module")
-def stderr(tmp_path_factory):
+def leftovers():
+    """Scratch folders of a killed build and of a running one (this process), planted
+    before the faulty build: it removes the first and keeps the second."""
+    killed = Path(tempfile.gettempdir()) / f"{scratch.PREFIX}{dead_pid()}-experiment-planted"
+    killed.mkdir()
+    running = scratch.folder("site")
+    yield killed, running
+    for folder in (killed, running):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def stderr(tmp_path_factory, leftovers):
     return failed_build(tmp_path_factory.mktemp("faults"), FAULTS)
+
+
+def test_a_build_removes_the_scratch_folders_of_a_killed_build_only(stderr, leftovers):
+    killed, running = leftovers
+    assert not killed.exists() and running.is_dir()
+
+
+def test_a_malformed_shortcode_fails_the_build_naming_page_and_shortcode(stderr):
+    assert ("index.sv.md: `{{ vec experiment.config.steps int }}`: needs a vector"
+            in stderr), stderr[-3000:]
+    assert "TypeError" not in stderr
 
 
 def test_a_crippled_experiment_fails_the_build_naming_claim_and_page(stderr):
@@ -80,7 +120,8 @@ def test_a_failing_notebook_cell_fails_the_build_with_its_error(stderr):
 
 def test_every_fault_is_named_in_every_language_it_touches(stderr):
     for page in ("feature-recovery.md", "feature-recovery.uk.md", "feature-recovery.sv.md",
-                 "attention.md", "attention.uk.md", "attention.sv.md", "index.uk.md"):
+                 "attention.md", "attention.uk.md", "attention.sv.md", "index.uk.md",
+                 "index.sv.md"):
         assert f"{page}: " in stderr, page
 
 

@@ -116,3 +116,37 @@ def test_the_colour_scheme_toggles_speak_the_page_language(site):
             where = f"{language}:{page or 'home'}"
             assert shown == names[language], f"{where}: toggles say {shown}"
             assert sorted(titles) == sorted(names[language]), f"{where}: titles {titles}"
+
+
+def test_the_headings_links_are_titled_in_the_page_language(site):
+    titles = {language["locale"]: (language.get("extra") or {}).get("permalink_title")
+              for language in i18n_languages()}
+    for language in LANGUAGES:
+        assert titles[language], f"mkdocs.yml: no permalink_title for {language}"
+        if language != "en":
+            assert titles[language] != titles["en"], f"{language}: the English title"
+        for page in PAGES:
+            links = soup(page_file(site, language, page)).select("a.headerlink")
+            where = f"{language}:{page or 'home'}"
+            if page != "notebook/":  # mkdocs-jupyter's anchors have no title
+                assert links, f"{where}: no heading links"
+            assert {link["title"] for link in links} <= {titles[language]}, where
+
+
+def test_every_page_has_a_content_security_policy_before_any_script_or_style(site):
+    pages = [page_file(site, language, page) for language in LANGUAGES for page in PAGES]
+    for path in [*pages, site / "404.html"]:
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(site).as_posix()
+        head = soup(path).head
+        policies = head.select('meta[http-equiv="Content-Security-Policy"]')
+        assert len(policies) == 1, f"{where}: {len(policies)} policies"
+        tags = head.find_all(True)  # the policy covers only what follows it
+        assert tags[0].get("charset") and tags[1] is policies[0], where
+        directives = dict(d.strip().split(" ", 1) for d in policies[0]["content"].split(";"))
+        assert "'unsafe-inline'" not in directives["script-src"]
+        assert "'unsafe-eval'" not in directives["script-src"]
+        for name in ("default-src", "style-src", "font-src", "connect-src", "worker-src"):
+            assert directives[name].split()[0] == "'self'", (where, name)
+        assert not re.search(r"https?:|\*|blob:", policies[0]["content"]), where
+        assert "<script>" not in text or "'sha256-" in directives["script-src"], where

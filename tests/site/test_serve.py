@@ -41,6 +41,9 @@ def test_the_first_build_computes_once_and_executes_the_notebook_once(preview):
     assert preview.count(COMPUTING) == 1
     assert preview.count(EXECUTING) == 1, "one execution for three languages"
     assert 'data-key="experiment.config.steps"' in preview.page("")
+    # No Content-Security-Policy in a preview: MkDocs adds its live-reload script to
+    # each page as it serves it, which the policy would refuse.
+    assert "Content-Security-Policy" not in preview.page("")
     assert shows_output(preview.page("uk/notebook/"))
 
 
@@ -116,3 +119,20 @@ def test_preview_executes_the_notebook_again_only_for_its_code(preview, project)
     assert preview.count(EXECUTING) == executed + 2, "the shared execution is still there"
     preview.rebuild_after(lambda: sv.write_text(swedish, encoding="utf-8"))
     assert preview.count(EXECUTING) == executed + 2, "Swedish code as before: its execution"
+
+
+def test_preview_runs_every_computation_again_after_an_edit_of_provenance(preview, project):
+    """provenance/ is in both computations' source hash, and so watched with them. Last
+    in this file, and not undone (the copy goes with the test): undoing would run both
+    computations once more for nothing."""
+    before = re.search(r'data-key="experiment.source_hash"[^>]*>(\w+)<', preview.page(""))[1]
+    shared = project / "provenance" / "files.py"
+    mark = len(preview.log)
+    preview.rebuild_after(lambda: shared.write_text(
+        shared.read_text(encoding="utf-8") + "\n# an edit of the shared code\n",
+        encoding="utf-8"))
+    runs = [line for line in preview.log[mark:] if COMPUTING in line]
+    assert len(runs) == 1 and "python -m experiment" in runs[0] \
+        and "python -m examples" in runs[0], runs
+    after = re.search(r'data-key="experiment.source_hash"[^>]*>(\w+)<', preview.page(""))[1]
+    assert after != before, "the page shows the old source hash"

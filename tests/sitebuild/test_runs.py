@@ -3,6 +3,7 @@ failed computation takes its numbers off the pages and says why, and the others
 keep theirs."""
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -134,3 +135,22 @@ def test_computations_run_side_by_side(tmp_path, cache_for):
     runs = cache_for(tmp_path, "alpha", "beta").refresh()
     assert {name: run.data for name, run in runs.items()} == {
         "alpha": {"answer": 42}, "beta": {"answer": 42}}
+
+
+def test_serve_watches_every_file_the_source_hash_reads(project, cache_for):
+    """provenance/ is part of every computation's key, so it is watched with it."""
+    from provenance.source import SHARED, source_files
+    from sitebuild.runs import watched_paths
+
+    write_package(project, SHARED)
+    computation = cache_for(project, "toycalc").computations[0]
+    watched = [Path(path) for path in watched_paths([computation, computation])]
+    assert watched == sorted({project / "toycalc", project / SHARED})
+    before = computation.source_hash()
+    for folder in watched:  # an edit in any watched folder, at any depth, changes the key
+        (folder / "sub").mkdir()
+        (folder / "sub" / "added.py").write_text("X = 1\n")
+        assert computation.source_hash() != before
+        before = computation.source_hash()
+    hashed = source_files(project, "toycalc")
+    assert all(any(path.is_relative_to(folder) for folder in watched) for path in hashed)

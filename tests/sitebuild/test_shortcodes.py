@@ -125,3 +125,60 @@ def test_a_failed_page_keeps_its_figures_paths_in_its_language():
 
     page = expand_language("![a](run/x-{{ lang code }}.svg) {{ num nonsense sig2 }}", "sv")
     assert page == "![a](run/x-sv.svg) {{ num nonsense sig2 }}"
+
+
+MALFORMED = {
+    "experiment": {
+        "config": {"steps": 1200, "seeds": [0, 1, 2], "name": "", "empty": [],
+                   "ragged": [[1, 2], [3]], "nested": [[1, 2], [3, 4]], "flag": True},
+        "summary": {"erase_query": {"min": 0.1391, "max": 0.1532}},
+    },
+}
+
+
+@pytest.mark.parametrize(("markdown", "why"), [
+    # wrong type: a scalar where a list is needed, a list where a number is, a mapping
+    ("{{ vec experiment.config.steps fix2 }}", "needs a vector"),
+    ("{{ mat experiment.config.steps fix2 }}", "needs a matrix"),
+    ("{{ list experiment.summary.erase_query fix2 }}", "needs a list"),
+    ("{{ items experiment.config.steps int }}", "needs a list"),
+    ("{{ num experiment.config.seeds int }}", "needs a number"),
+    ("{{ num experiment.summary.erase_query fix2 }}", "needs a number"),
+    ("{{ num experiment.config.seeds text }}", "needs a non-empty string"),
+    ("{{ num experiment.config.flag int }}", "needs a number"),
+    ("{{ range experiment.config.steps fix2 }}", "neither"),
+    # wrong shape: a vector where a matrix is needed, a matrix where a vector is, ragged rows
+    ("{{ mat experiment.config.seeds int }}", "needs a vector"),
+    ("{{ vec experiment.config.nested int }}", "needs a number"),
+    ("{{ mat experiment.config.ragged int }}", "rows of lengths"),
+    # empty where a value is needed
+    ("{{ items experiment.config.empty int }}", "empty list"),
+    ("{{ list experiment.config.empty int }}", "empty list"),
+    ("{{ vec experiment.config.empty int }}", "empty list"),
+    ("{{ mat experiment.config.empty int }}", "empty list"),
+    ("{{ num experiment.config.name text }}", "non-empty string"),
+    ("{{ num experiment.config.name short }}", "non-empty string"),
+    # unknown style, for every kind
+    ("{{ vec experiment.config.seeds fancy }}", "unknown number style"),
+    ("{{ items experiment.config.seeds fix }}", "unknown number style"),
+    ("{{ range experiment.summary.erase_query sig }}", "unknown number style"),
+    ("{{ mat experiment.config.nested sci }}", "unknown number style"),
+    ("{{ num experiment.config.steps sig0 }}", "at least one digit"),
+])
+def test_a_malformed_shortcode_fails_naming_itself_and_why(markdown, why):
+    with pytest.raises(ShortcodeError) as raised:
+        expand(f"Some prose {markdown} and more.", MALFORMED, "en")
+    assert markdown in str(raised.value) and why in str(raised.value)
+
+
+@pytest.mark.parametrize("markdown", ["{{ heatmap bank_1 }}", "{{ tiles bank_1 }}",
+                                      "{{ rows heldout }}"])
+def test_a_run_value_of_the_wrong_shape_fails_a_heatmap_tiles_or_table_naming_it(markdown):
+    broken = {"examples": {"bank": {"sentences": {"en": [
+        {"tokens": 3, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
+         "weights": [["a", "b", "c"]] * 3}]}}},
+        "experiment": {"seeds": 3}}
+    with pytest.raises(ShortcodeError) as raised:
+        expand(markdown, broken, "en")
+    name = markdown.split()[2]
+    assert name in str(raised.value)
