@@ -7,10 +7,10 @@ from pathlib import Path
 
 import torch
 
-from examples import bank, basis_change, causal_mask, heads, scaling, two_positions, value_swap
+from examples import bank, heads, scaling, two_positions
 from provenance.files import atomic_write
 
-FORMAT_VERSION = 2  # 2: positions 1 and 2, h; bank, scaling and heads added
+FORMAT_VERSION = 3  # 3: the bank model in two planes carries the article
 
 
 def compute_all() -> dict:
@@ -24,9 +24,6 @@ def compute_all() -> dict:
             "versions": {"torch": torch.__version__},
             "two_positions": two_positions.compute(),
             "exercise": two_positions.exercise(),
-            "value_swap": value_swap.compute(),
-            "basis_change": basis_change.compute(),
-            "causal_mask": causal_mask.compute(),
             "bank": bank.compute(),
             "scaling": scaling.compute(),
             "heads": heads.compute(),

@@ -58,5 +58,7 @@ FIGURES = {"scaling": fig_scaling}
 
 
 def write_all(data: dict, out_dir: Path) -> None:
-    for fig_function in FIGURES.values():
+    from examples import bank_figures  # the bank model's figures, one set per language
+
+    for fig_function in [*FIGURES.values(), *bank_figures.FIGURES.values()]:
         fig_function(data, out_dir)

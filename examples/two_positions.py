@@ -1,11 +1,10 @@
-"""The worked example and the attention calculator: one head, two positions.
+"""The "check it by hand" box: one head, two positions, numbers small enough for paper.
 
 Positions 1 and 2 have the representations x_1 and x_2 (the rows of X); the
 article follows position 2's query. ``head()`` is the whole computation with
-every intermediate stage; the calculator on the page
-(docs/assets/javascripts/attention-calculator.js) recomputes it in the browser
-for the reader's x_1, x_2, temperature and mask, and a browser test holds the
-two to 1e-9 (tests/browser/test_attention_calculator.py).
+every intermediate stage, exponentiating the scores as they are: here they are
+small, and e^(score) comes out as whole numbers (the bank model's head,
+examples/bank.py, subtracts each row's maximum first, as real implementations do).
 """
 
 import math
@@ -81,12 +80,6 @@ def compute() -> dict:
         "weights": stages["weights"][row].tolist(),
         "v_1": stages["V"][0].tolist(), "v_2": stages["V"][1].tolist(),
         "h_2": stages["H"][row].tolist(),
-        # The whole head, both queries: the calculator's starting state.
-        "matrix": {
-            "weights": stages["weights"].tolist(),
-            "H": stages["H"].tolist(),
-            "causal_weights": worked_example(causal=True)["weights"].tolist(),
-        },
     }
 
 

@@ -68,32 +68,11 @@ def bank(number: int, row_only: bool = False) -> Callable[[dict, str], str]:
     return render_bank
 
 
-def causal_mask(values, language: str) -> str:
-    """The all-zero-scores causal mask, headed by the page's second bank sentence."""
-    tokens = lookup(values, f"examples.bank.sentences.{language}.1.tokens")
-    weights = lookup(values, "examples.causal_mask.weights")
-    if len(tokens) != len(weights):
-        raise HeatmapError(f"the causal-mask example has {len(weights)} positions, but the "
-                           f"second bank sentence in {language!r} has {len(tokens)} tokens")
-    return _table(values, "examples.causal_mask.weights", list(range(len(tokens))), tokens,
-                  language, causal=True)
-
-
-def worked_example(values, language: str) -> str:
-    """The worked example's 2 × 2 attention matrix A, headed by the positions' numbers."""
-    weights = lookup(values, "examples.two_positions.matrix.weights")
-    labels = [str(i + 1) for i in range(len(weights))]  # positions, not results
-    return _table(values, "examples.two_positions.matrix.weights", [0, 1], labels, language,
-                  followed=1)
-
-
 HEATMAPS: dict[str, Callable[[dict, str], str]] = {
     "bank_1": bank(1),
     "bank_2": bank(2),
     "bank_1_row": bank(1, row_only=True),
     "bank_2_row": bank(2, row_only=True),
-    "causal_mask": causal_mask,
-    "worked_example": worked_example,
 }
 
 

@@ -27,7 +27,7 @@ from mkdocs.utils.meta import get_data
 
 from sitebuild import csp, images, languages, notebook, publish, scratch
 from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
-from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand
+from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand, expand_language
 
 log = logging.getLogger("mkdocs.hooks.sitebuild")
 
@@ -143,14 +143,14 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if _build.error:
         # No numbers at all rather than stale ones: every value shows as "?".
         return _error_banner(_build.error) + SHORTCODE.sub("?", markdown)
+    language = getattr(page.file, "locale", None) or config.theme.get("language", "en")
     try:
-        language = getattr(page.file, "locale", None) or config.theme.get("language", "en")
         expanded, checked = expand(markdown, {name: run.data for name, run in _build.runs.items()},
                                    language)
     except ShortcodeError as error:
         message = f"{page.file.src_uri}: {error}"
         _fail(message)
-        return _error_banner(message) + markdown
+        return _error_banner(message) + expand_language(markdown, language)
     if checked:
         log.debug("%s: %d claims hold for this run", page.file.src_uri, len(checked))
     return expanded

@@ -10,6 +10,7 @@
     {{ heatmap bank_1 }}                             an attention matrix (sitebuild.heatmaps)
     {{ tiles bank_1 }}                               a sentence's token tiles, as <li> items
     {{ claim heldout_at_float_precision }}           a checked sentence (sitebuild.claims)
+    {{ lang code }}                                  the page language: a-{{ lang code }}.svg
 
 Paths start with a computation's package name (``experiment``, ``examples``) and
 walk its JSON by key or list index; a segment ``LANG`` stands for the page's
@@ -57,6 +58,11 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
             return draw(args[0], values, language)
         except (UnknownValue, KeyError, IndexError, TypeError, heatmaps.HeatmapError) as error:
             raise ShortcodeError(f"{kind} {args[0]!r}: {error}") from error
+    if kind == "lang":
+        expect(1, "{{ lang code }}")
+        if args[0] != "code":
+            raise ShortcodeError(f"`{{{{ lang {args[0]} }}}}`: usage {{{{ lang code }}}}")
+        return language
     if kind == "claim":
         expect(1, "{{ claim NAME }}")
         try:
@@ -72,6 +78,16 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
         claims_seen.append(args[0])
         return f'<span class="claim" data-claim="{args[0]}" hidden></span>'
     raise ShortcodeError(f"unknown shortcode {kind!r} in `{{{{ {kind} {' '.join(args)} }}}}`")
+
+
+LANGUAGE_CODE = re.compile(r"\{\{\s*lang\s+code\s*\}\}")
+
+
+def expand_language(markdown: str, language: str) -> str:
+    """MARKDOWN with only ``{{ lang code }}`` filled: what a page that failed keeps, so
+    that its figures' paths still name files (a path with a shortcode in it would be a
+    broken link, which a strict build reports and stops at)."""
+    return LANGUAGE_CODE.sub(language, markdown)
 
 
 def expand(markdown: str, values: dict, language: str) -> tuple[str, list[str]]:

@@ -71,27 +71,21 @@ def sgd_control(values, language: str) -> list[list[str]]:
     ]
 
 
-def value_contributions(values, language: str) -> list[list[str]]:
-    """Per position: number, attention weight, value vector, weighted contribution."""
+def bank_row(values, language: str) -> list[list[str]]:
+    """Sentence 2 of the page's language, one row per word as "bank"'s query sees it:
+    the word, its key, its score, its attention weight, its value, a_j v_j."""
+    path = f"examples.bank.sentences.{language}.1"
+    tokens = lookup(values, f"{path}.tokens")
     return [
         [
-            str(i + 1),  # the position's number, not a result
-            render("num", values, f"examples.value_swap.weights.{i}", "sig3", language),
-            render("vec", values, f"examples.value_swap.values.{i}", "sig3", language),
-            render("vec", values, f"examples.value_swap.contributions.{i}", "sig3", language),
+            tokens[j],  # the page's own word, not a result
+            render("vec", values, f"{path}.K.{j}", "sig2", language),
+            render("num", values, f"{path}.scores.{j}", "fix2", language),
+            render("num", values, f"{path}.weights.{len(tokens) - 1}.{j}", "fix3", language),
+            render("vec", values, f"{path}.V.{j}", "sig2", language),
+            render("vec", values, f"{path}.contributions.{j}", "fix3", language),
         ]
-        for i in range(len(values["examples"]["value_swap"]["weights"]))
-    ]
-
-
-def causal_mask(values, language: str) -> list[list[str]]:
-    """Per query position: its number, then its attention weight on every key position."""
-    weights = values["examples"]["causal_mask"]["weights"]  # (query position, key position)
-    return [
-        [str(i + 1)]  # the position's number, not a result
-        + [render("num", values, f"examples.causal_mask.weights.{i}.{j}", "sig2", language)
-           for j in range(len(row))]
-        for i, row in enumerate(weights)
+        for j in range(len(tokens))
     ]
 
 
@@ -100,9 +94,8 @@ TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
     "interventions": interventions,
     "learned_keys": learned_keys,
     "three_keys": three_keys,
+    "bank_row": bank_row,
     "sgd_control": sgd_control,
-    "value_contributions": value_contributions,
-    "causal_mask": causal_mask,
 }
 
 

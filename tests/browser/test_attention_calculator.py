@@ -1,9 +1,9 @@
-"""The attention calculator of the attention article computes what
-examples/two_positions.py computes: it starts as the worked example, and over a
-sweep of representations, temperatures and the causal mask every stage agrees with
-the Python head to 1e-9. The arithmetic does not depend on the page's language, so
-the sweep runs once; words, number formats and accessibility are checked per
-language and scheme."""
+"""The attention calculator of the attention article computes what examples/bank.py
+computes: it starts as the bank model on the page's second sentence, and as the
+reader moves arrows (by pointer, sliders or keyboard), the temperature and the mask,
+every stage agrees with the Python head to 1e-9. The arithmetic does not depend on
+the page's language beyond its sentence, so the sweep runs once; words, number
+formats, accessibility and the phone width are checked per language and scheme."""
 
 from __future__ import annotations
 
@@ -13,21 +13,21 @@ import math
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from examples import two_positions
+from examples import bank
 from sitebuild.numbers import MINUS, format_value, format_vector
 from tests.project import LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WIDGET = ".attention-calculator .calculator"
-STAGES = ("Q", "K", "V", "scores", "scaled", "masked", "exponentials", "weights",
-          "weighted", "H")
+STAGES = ("Q", "K", "V", "scores", "masked", "exponentials", "weights", "weighted", "H",
+          "h", "sense")
+PHONE = {"width": 375, "height": 800}
 
 
 @pytest.fixture(scope="module")
-def example(site):
-    return json.loads((site / "run" / "examples.json").read_text(encoding="utf-8"))[
-        "two_positions"]
+def examples(site):
+    return json.loads((site / "run" / "examples.json").read_text(encoding="utf-8"))
 
 
 def state(page) -> dict:
@@ -59,44 +59,57 @@ def close(found, wanted, tolerance: float) -> bool:
         for a, b in zip(found, wanted, strict=True))
 
 
-def assert_matches_python(shown: dict) -> None:
-    expected = two_positions.worked_example(shown["x"][0], shown["x"][1],
-                                            shown["temperature"], shown["causal"])
+def python_head(shown: dict, language: str = "en") -> dict:
+    words = bank.SENTENCES[language][1]
+    return {name: value.tolist() for name, value in bank.calculator(
+        words, shown["plane"], shown["temperature"], shown["causal"]).items()}
+
+
+def assert_matches_python(shown: dict, language: str = "en") -> None:
+    expected = python_head(shown, language)
     for name in STAGES:
-        assert close(shown[name], expected[name].tolist(), 1e-9), (name, shown[name])
+        assert close(shown[name], expected[name], 1e-9), (name, shown[name])
 
 
-def set_inputs(page, x_1, x_2, temperature, causal):
-    values = [*x_1, *x_2, temperature]
-    for k, value in enumerate(values):
-        sliders(page).nth(k).fill(str(value))
+def tip_of(shown: dict, j: int) -> list[float]:
+    """Where word J's arrow points: the ambiguous word's query, another word's key."""
+    return shown["Q"][j] if j == len(shown["plane"]) - 1 else shown["K"][j]
+
+
+def move(page, j: int, tip) -> None:
+    page.locator(f"{WIDGET} select").select_option(str(j))
+    for c, value in enumerate(tip):
+        sliders(page).nth(c).fill(str(value))
+
+
+def set_controls(page, temperature: float, causal: bool) -> None:
+    sliders(page).nth(2).fill(str(temperature))
     checkbox = page.locator(f"{WIDGET} input[type=checkbox]")
     if checkbox.is_checked() != causal:
         checkbox.check() if causal else checkbox.uncheck()
 
 
-SWEEP = [  # x_1, x_2, temperature, causal
-    ((0.0, 1.0), (1.0, 0.0), 1.0, True),
-    ((1.0, 1.0), (1.0, 0.0), 1.0, False),
-    ((-2.0, 2.0), (2.0, -1.5), 0.25, False),
-    ((-2.0, 2.0), (2.0, -1.5), 0.25, True),
-    ((0.5, -0.3), (-1.2, 0.7), 4.0, False),
-    ((0.0, 0.0), (0.0, 0.0), 2.5, True),
-    ((1.7, -2.0), (0.1, 1.9), 0.6, False),
+SWEEP = [  # word (from 0), where its arrow goes, temperature, causal
+    (5, (3.0, 0.0), 1.0, True),  # the query of "bank", where it starts
+    (5, (0.0, 3.0), 1.0, True),  # the query turned to "bank"'s own key
+    (2, (-1.0, 0.5), 0.25, True),  # the clue's key turned away
+    (0, (2.5, -0.4), 0.25, False),  # a plain word's key towards the query, mask off
+    (4, (-3.5, 3.5), 4.0, False),
+    (5, (-1.2, -2.7), 0.6, True),
 ]
 
 
-def test_calculator_starts_as_the_worked_example(open_site_page, example):
+def test_the_calculator_starts_as_the_bank_model(open_site_page, examples):
     page, traffic = open_site_page("en", "attention/")
     page.wait_for_selector(WIDGET)
     start = state(page)
-    assert start["x"] == [example["x_1"], example["x_2"]]
-    assert start["temperature"] == example["temperature"] and start["causal"] is False
-    assert close(start["weights"], example["matrix"]["weights"], 1e-12)
-    assert start["weights"][1] == pytest.approx(example["weights"], abs=1e-12)
-    assert start["scaled"][1] == pytest.approx(example["scores"], abs=1e-12)
-    assert start["exponentials"][1] == pytest.approx(example["exponentials"], abs=1e-12)
-    assert start["H"][1] == pytest.approx(example["h_2"], abs=1e-12)
+    sentence = examples["bank"]["sentences"]["en"][1]
+    embeddings = examples["bank"]["model"]["embeddings"]
+    assert start["plane"] == [embeddings[role][:2] for role in sentence["roles"]]
+    assert start["temperature"] == 1 and start["causal"] is True
+    assert close(start["weights"], sentence["weights"], 1e-12)
+    assert start["h"] == pytest.approx(sentence["h"], abs=1e-12)
+    assert start["sense"] == pytest.approx(sentence["sense_after"], abs=1e-12)
     assert_matches_python(start)
     assert traffic.console_errors == [] and traffic.page_errors == []
 
@@ -104,104 +117,107 @@ def test_calculator_starts_as_the_worked_example(open_site_page, example):
 def test_every_stage_agrees_with_the_python_head_over_a_sweep(open_site_page):
     page, traffic = open_site_page("en", "attention/")
     page.wait_for_selector(WIDGET)
-    for x_1, x_2, temperature, causal in SWEEP:
-        set_inputs(page, x_1, x_2, temperature, causal)
+    for j, tip, temperature, causal in SWEEP:
+        move(page, j, tip)
+        set_controls(page, temperature, causal)
         shown = state(page)
-        assert shown["x"] == [list(x_1), list(x_2)]
+        assert shown["selected"] == j
+        assert tip_of(shown, j) == pytest.approx(list(tip), abs=1e-12)
         assert (shown["temperature"], shown["causal"]) == (temperature, causal)
         assert_matches_python(shown)
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
-def test_the_causal_mask_hides_position_2_from_query_1_only(open_site_page, example):
+def test_the_causal_switch_changes_the_earlier_rows_only(open_site_page, examples):
     page, _ = open_site_page("en", "attention/")
-    page.locator(f"{WIDGET} input[type=checkbox]").check()
+    page.wait_for_selector(WIDGET)
     masked = state(page)
-    assert masked["masked"][0][1] is None  # −∞
-    assert close(masked["weights"], example["matrix"]["causal_weights"], 1e-12)
-    page.locator(f"{WIDGET} button").click()  # back to the worked example
-    assert state(page)["causal"] is False
+    page.locator(f"{WIDGET} input[type=checkbox]").uncheck()
+    open_ = state(page)
+    assert masked["masked"][0][1] is None and open_["masked"][0][1] is not None
+    assert open_["weights"][-1] == pytest.approx(masked["weights"][-1], abs=1e-12)
+    assert open_["weights"][0] != pytest.approx(masked["weights"][0], abs=1e-3)
+    assert_matches_python(open_)
+    page.locator(f"{WIDGET} button").click()  # back to the bank model
+    assert state(page)["causal"] is True
 
 
-def test_the_keyboard_moves_every_control(open_site_page, example):
+def test_the_keyboard_moves_every_control(open_site_page):
     page, _ = open_site_page("en", "attention/")
+    page.wait_for_selector(WIDGET)
+    before = state(page)
     first = sliders(page).first
     first.focus()
     page.keyboard.press("ArrowRight")
-    assert state(page)["x"][0][0] == pytest.approx(example["x_1"][0] + 0.1, abs=1e-12)
-    temperature = sliders(page).nth(4)
-    temperature.focus()
+    moved = state(page)
+    assert tip_of(moved, 5)[0] == pytest.approx(tip_of(before, 5)[0] + 0.1, abs=1e-12)
+    page.locator(f"{WIDGET} select").focus()
+    page.keyboard.press("ArrowUp")
+    assert state(page)["selected"] == 4
+    sliders(page).nth(1).focus()
     page.keyboard.press("ArrowLeft")
-    assert state(page)["temperature"] == pytest.approx(example["temperature"] - 0.05, abs=1e-12)
+    assert tip_of(state(page), 4)[1] == pytest.approx(tip_of(before, 4)[1] - 0.1, abs=1e-12)
+    sliders(page).nth(2).focus()
+    page.keyboard.press("ArrowLeft")
+    assert state(page)["temperature"] == pytest.approx(0.95, abs=1e-12)
     page.locator(f"{WIDGET} input[type=checkbox]").focus()
     page.keyboard.press("Space")
-    assert state(page)["causal"] is True
+    assert state(page)["causal"] is False
     assert_matches_python(state(page))
 
 
-def test_dragging_a_point_in_the_plane_moves_that_representation(open_site_page, example):
+def test_dragging_an_arrow_head_moves_that_arrow(open_site_page):
     page, traffic = open_site_page("en", "attention/")
     plane = page.locator(f"{WIDGET} .calculator__plane")
     plane.scroll_into_view_if_needed()
     box = plane.bounding_box()
-    scale = box["width"] / 4.8  # the plane shows [-2.4, 2.4] on each axis
+    scale = box["width"] / 7.6  # the plane shows [-3.8, 3.8] on each axis
 
     def at(x, y):  # plane coordinates (y up) to the screen
-        return box["x"] + (x + 2.4) * scale, box["y"] + (2.4 - y) * scale
+        return box["x"] + (x + 3.8) * scale, box["y"] + (3.8 - y) * scale
 
-    page.mouse.move(*at(*example["x_2"]))
+    page.mouse.move(*at(3.0, 0.0))  # the head of "bank"'s query
     page.mouse.down()
-    page.mouse.move(*at(-1.5, 0.5), steps=5)
+    page.mouse.move(*at(1.5, 1.5), steps=5)
     page.mouse.up()
     # Chromium hands pointer moves to the page with its next frames, which on a busy
     # machine can come after mouse.up() has returned: give the drag time to arrive.
     page.wait_for_function(
-        "(s) => { const [x, y] = JSON.parse(document.querySelector(s).dataset.state).x[1];"
-        " return Math.abs(x + 1.5) < 0.11 && Math.abs(y - 0.5) < 0.11; }", arg=WIDGET)
+        "(s) => { const [x, y] = JSON.parse(document.querySelector(s).dataset.state).Q[5];"
+        " return Math.abs(x - 1.5) < 0.11 && Math.abs(y - 1.5) < 0.11; }", arg=WIDGET)
     moved = state(page)
-    assert moved["x"][0] == example["x_1"]
-    assert moved["x"][1] == pytest.approx([-1.5, 0.5], abs=0.11)  # on the 0.1 grid
-    assert all(abs(v * 10 - round(v * 10)) < 1e-9 for v in moved["x"][1])
+    assert moved["selected"] == 5
+    assert all(abs(v * 10 - round(v * 10)) < 1e-9 for v in moved["Q"][5])  # on the grid
     assert_matches_python(moved)
-    assert sliders(page).nth(2).input_value() == str(moved["x"][1][0])
+    assert sliders(page).nth(0).input_value() == str(moved["Q"][5][0])
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
-def shown_cells(page) -> list[list[list[str]]]:
-    """The text of every table cell the calculator shows, table by table, row by row."""
-    return page.eval_on_selector_all(
-        f"{WIDGET} table.calculator__matrix",
-        "tables => tables.map(t => Array.from(t.tBodies[0].rows, row =>"
-        " Array.from(row.querySelectorAll('td'), cell => cell.textContent)))")
-
-
-def printed(value, language: str) -> str:
-    """A number, a vector, or a one-number vector (d_k = 1) as the calculator prints it."""
+def printed(value, language: str, style: str = "sig3") -> str:
     if isinstance(value, list):
-        return (printed(value[0], language) if len(value) == 1
-                else format_vector(value, "sig3", language))
-    return f"{MINUS}∞" if value == -math.inf else format_value(value, "sig3", language)
-
-
-def python_cells(x_1, x_2, temperature, causal, language: str) -> list[list[list[str]]]:
-    """What the calculator should print, from examples/two_positions.py: the vectors per
-    position, the five stages, position 2's a_2j v_j and h_2, and the head output H."""
-    head = {name: v.tolist() for name, v in
-            two_positions.worked_example(x_1, x_2, temperature, causal).items()}
-    X = [list(x_1), list(x_2)]
-    tables = [[[X[i], head["Q"][i], head["K"][i], head["V"][i]] for i in range(2)]]
-    tables += [head[name] for name in ("scores", "scaled", "masked", "exponentials", "weights")]
-    tables += [[*head["weighted"][1], head["H"][1]], head["H"]]
-    return [[[printed(value, language) for value in row] for row in table] for table in tables]
+        return format_vector(value, style, language)
+    return f"{MINUS}∞" if value == -math.inf else format_value(value, style, language)
 
 
 @pytest.mark.parametrize("language", ("en", "uk"))
 def test_the_cells_a_reader_sees_are_the_python_heads_numbers(open_site_page, language):
     page, traffic = open_site_page(language, "attention/")
     page.wait_for_selector(WIDGET)
-    for x_1, x_2, temperature, causal in (SWEEP[2], SWEEP[3], SWEEP[6]):
-        set_inputs(page, x_1, x_2, temperature, causal)
-        assert shown_cells(page) == python_cells(x_1, x_2, temperature, causal, language)
+    move(page, 2, (-1.0, 0.5))
+    set_controls(page, 0.6, False)
+    expected = python_head(state(page), language)
+    rows = page.eval_on_selector_all(
+        f"{WIDGET} table.calculator__row tbody tr",
+        "rows => rows.map(r => Array.from(r.querySelectorAll('td'), td => td.textContent))")
+    last = len(rows) - 1
+    assert rows == [[printed(expected["K"][j], language),
+                     printed(expected["masked"][last][j], language),
+                     printed(expected["weights"][last][j], language)]
+                    for j in range(len(rows))]
+    grid = page.eval_on_selector_all(
+        f"{WIDGET} table.calculator__pattern tbody tr",
+        "rows => rows.map(r => Array.from(r.querySelectorAll('td'), td => td.textContent))")
+    assert grid == [[printed(w, language, "fix2") for w in row] for row in expected["weights"]]
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
@@ -212,27 +228,47 @@ def test_the_widget_speaks_the_pages_language(open_site_page, language):
     words = json.loads(page.locator(".attention-calculator script.widget-words")
                        .text_content())
     assert page.locator(f"{WIDGET} .widget__title").text_content() == words["title"]
-    for control in page.locator(f"{WIDGET} input[type=range]").all():
-        assert control.get_attribute("aria-label")
+    for control in page.locator(f"{WIDGET} input, {WIDGET} select").all():
+        assert control.get_attribute("aria-label") or control.get_attribute("id")
     shown = state(page)
+    assert_matches_python(shown, language)
+    tokens = [token for token, _ in bank.SENTENCES[language][1]]
+    options = page.locator(f"{WIDGET} select option").all_inner_texts()
+    assert len(options) == len(tokens) and all(t in o for t, o in zip(tokens, options,
+                                                                         strict=True))
     status = page.locator(f"{WIDGET} .widget__status").text_content()
-    assert format_vector(shown["weights"][1], "sig3", language) in status
+    assert format_vector(shown["weights"][-1], "sig3", language) in status
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_without_javascript_the_worked_examples_matrix_remains(open_site_page, language):
+def test_without_javascript_the_picture_and_the_table_remain(open_site_page, language):
     page, _ = open_site_page(language, "attention/", java_script_enabled=False)
     assert page.locator(".calculator").count() == 0
-    matrix = page.locator(".attention-calculator table.heatmap")
-    assert matrix.is_visible()
-    assert matrix.locator("tbody tr").count() == 2
+    assert page.locator(".attention-calculator p").is_visible()
+    section = page.locator("#queries-keys ~ table").first
+    assert section.locator("tbody tr").count() == len(bank.SENTENCES[language][1])
 
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 def test_calculator_has_no_axe_violations(open_site_page, scheme):
     page, _ = open_site_page("uk", "attention/", scheme=scheme)
     page.wait_for_selector(WIDGET)
+    page.locator(f"{WIDGET} input[type=checkbox]").uncheck()
     page.locator(f"{WIDGET} input[type=checkbox]").check()  # −∞ and zero weights shown
     violations = Axe().run(page, context=".attention-calculator").response["violations"]
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+def test_at_phone_width_the_calculator_fits_and_passes_axe(open_site_page, scheme):
+    page, traffic = open_site_page("sv", "attention/", scheme=scheme, fresh=True)
+    page.set_viewport_size(PHONE)
+    page.wait_for_selector(WIDGET)
+    widget = page.locator(WIDGET)
+    widget.scroll_into_view_if_needed()
+    assert widget.bounding_box()["width"] <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    violations = Axe().run(page, context=".attention-calculator").response["violations"]
+    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert traffic.console_errors == [] and traffic.page_errors == []

@@ -9,7 +9,7 @@ import re
 import pytest
 import torch
 
-from examples import bank, heads, two_positions, value_swap
+from examples import bank, heads, two_positions
 from tests.project import ROOT
 
 
@@ -36,31 +36,47 @@ def test_the_exercise_uses_the_worked_examples_value_vectors():
     assert [exercise["v_1"], exercise["v_2"]] == V.tolist()
 
 
-def test_the_value_swap_recomputes_the_weights_through_the_same_head():
-    calls = []
-    real = value_swap.attend
+def test_the_bank_head_is_softmax_of_scaled_masked_scores_times_v():
+    X = bank.embed(bank.SENTENCES["en"][1])
+    stages = bank.head_1(X, temperature=0.6)
+    scores = (X @ bank.tensor(bank.W_Q)) @ (X @ bank.tensor(bank.W_K)).T / (2 ** 0.5 * 0.6)
+    future = torch.ones(len(X), len(X)).triu(1).bool()
+    expected = torch.softmax(scores.masked_fill(future, -math.inf), dim=-1)
+    torch.testing.assert_close(stages["weights"], expected, rtol=0, atol=1e-15)
+    torch.testing.assert_close(stages["H"], expected @ (X @ bank.tensor(bank.W_V)),
+                               rtol=0, atol=1e-15)
 
-    def counting(*args):
-        calls.append(args[-1].clone())  # the W_V it was given
-        return real(*args)
 
-    value_swap.attend = counting
-    try:
-        value_swap.compute()
-    finally:
-        value_swap.attend = real
-    assert len(calls) == 2 and not torch.equal(calls[0], calls[1])
-    torch.testing.assert_close(calls[1], calls[0][:, value_swap.SWAP])
+def test_the_value_swap_recomputes_the_weights_through_the_same_head(monkeypatch):
+    given = []
+    real = bank.head
+
+    def recording(X, W_Q, W_K, W_V, *args):
+        given.append(W_V.clone())
+        return real(X, W_Q, W_K, W_V, *args)
+
+    monkeypatch.setattr(bank, "head", recording)
+    bank.sentence(bank.SENTENCES["en"][0])
+    swapped = [W for W in given if torch.equal(W, bank.tensor(bank.W_V)[:, bank.SWAP])]
+    assert swapped and any(torch.equal(W, bank.tensor(bank.W_V)) for W in given)
+
+
+def test_dragging_the_look_plane_moves_only_keys_and_queries():
+    words = bank.SENTENCES["sv"][1]
+    plane = [[0.3 * i, -0.2 * i] for i in range(len(words))]
+    moved = bank.calculator(words, plane)
+    torch.testing.assert_close(moved["K"], bank.tensor(plane), rtol=0, atol=0)
+    torch.testing.assert_close(moved["V"], bank.embed(words)[:, 2:], rtol=0, atol=0)
 
 
 def test_a_layer_is_the_residual_plus_the_concatenated_heads_through_w_o():
-    w = heads.weights(torch.Generator().manual_seed(heads.SEED))
-    by_head = sum(two_positions.head(w["X"], w["W_Q"][i], w["W_K"][i], w["W_V"][i],
-                                     causal=True)["H"]
-                  @ w["W_O"][i * heads.D_HEAD:(i + 1) * heads.D_HEAD]
-                  for i in range(heads.HEADS))
-    torch.testing.assert_close(heads.layer(w["X"], w["W_Q"], w["W_K"], w["W_V"], w["W_O"]),
-                               w["X"] + by_head, rtol=0, atol=1e-14)
+    w = heads.weights()
+    X = bank.embed(bank.SENTENCES["uk"][1])
+    by_head = sum(bank.head(X, w["W_Q"][i], w["W_K"][i], w["W_V"][i])["H"]
+                  @ w["W_O"][i * heads.D_V:(i + 1) * heads.D_V]
+                  for i in range(len(w["W_Q"])))
+    torch.testing.assert_close(heads.layer(X, w["W_Q"], w["W_K"], w["W_V"], w["W_O"]),
+                               X + by_head, rtol=0, atol=1e-14)
 
 
 PAGES = {"en": "attention.md", "uk": "attention.uk.md", "sv": "attention.sv.md"}

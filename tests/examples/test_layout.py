@@ -9,8 +9,8 @@ import pytest
 from examples.bank import SENTENCES
 from examples.scaling import D_K
 
-TOP = {"format", "format_version", "versions", "two_positions", "exercise", "value_swap",
-       "basis_change", "causal_mask", "bank", "scaling", "heads"}
+TOP = {"format", "format_version", "versions", "two_positions", "exercise", "bank", "scaling",
+       "heads"}
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def data(examples_dir):
 
 def test_the_file_names_its_format_and_versions(data):
     assert set(data) == TOP
-    assert (data["format"], data["format_version"]) == ("attention-examples", 2)
+    assert (data["format"], data["format_version"]) == ("attention-examples", 3)
     assert set(data["versions"]) == {"torch"}
 
 
@@ -28,18 +28,8 @@ def test_the_worked_example_follows_position_2(data):
     example = data["two_positions"]
     assert {"x_1", "x_2", "q_2", "k_1", "k_2", "v_1", "v_2", "h_2", "weights", "scores",
             "exponentials", "exponential_sum", "W_Q", "W_K", "W_V", "temperature", "d_k",
-            "ln3", "matrix"} == set(example)
-    assert set(example["matrix"]) == {"weights", "H", "causal_weights"}
-    assert [len(row) for row in example["matrix"]["weights"]] == [2, 2]
-    assert example["matrix"]["weights"][1] == example["weights"]
-    assert example["matrix"]["H"][1] == example["h_2"]
-
-
-def test_the_value_swap_records_both_runs_of_the_head(data):
-    swap = data["value_swap"]
-    assert set(swap) == {"X", "query_position", "weights", "values", "contributions", "output",
-                         "W_V", "swapped_W_V", "swapped_weights", "swapped_output"}
-    assert len(swap["weights"]) == len(swap["values"]) == len(swap["contributions"])
+            "ln3"} == set(example)
+    assert len(example["weights"]) == 2 and len(example["h_2"]) == 2
 
 
 def test_every_language_has_two_bank_sentences_with_square_causal_matrices(data):
@@ -54,11 +44,17 @@ def test_every_language_has_two_bank_sentences_with_square_causal_matrices(data)
             assert sentence["tokens"][sentence["ambiguous"]] == \
                 sentence["tokens"][sentence["ambiguous"]].strip()
             assert len(sentence["h"]) == 2 and len(sentence["updated"]) == 4
+            assert len(sentence["K"]) == n and all(len(k) == 2 for k in sentence["K"])
+            assert len(sentence["query"]) == 2 and len(sentence["scores"]) == n
+            assert set(sentence["swapped"]) == {"weights", "clue_weight", "h", "sense_after"}
 
 
-def test_the_causal_mask_table_has_one_row_per_word_of_each_second_sentence(data):
-    rows = len(data["causal_mask"]["weights"])
-    assert {len(pair[1]["tokens"]) for pair in data["bank"]["sentences"].values()} == {rows}
+def test_both_heads_read_every_bank_sentence(data):
+    for language, pair in data["heads"]["sentences"].items():
+        for sentence, bank in zip(pair, data["bank"]["sentences"][language], strict=True):
+            n = len(bank["tokens"])
+            assert [len(row) for row in sentence["weights_2"]] == [n] * n
+            assert len(sentence["updated"]) == 4
 
 
 def test_scaling_lists_one_value_per_key_dimension(data):

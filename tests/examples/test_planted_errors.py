@@ -10,22 +10,43 @@ import pytest
 import torch
 
 import examples.__main__ as cli
-from examples import bank, causal_mask, heads, scaling, two_positions, value_swap
-from sitebuild import claims, heatmaps
+from examples import bank, heads, scaling, two_positions
+from sitebuild import claims
 
 
-def attend_with_keys_from_w_v(x, X, W_Q, W_K, W_V):
+def head_1_with_keys_from_w_v(X, W_V_=None, temperature=1.0, causal=True):
     """A planted bug: the keys read W_V, so swapping W_V's columns moves the weights."""
-    q = x @ W_Q
-    K = X @ (W_K + W_V[:, :1])
-    weights = torch.softmax(q @ K.T, dim=-1)
-    V = X @ W_V
-    return weights, V, weights @ V
+    W_V = bank.tensor(bank.W_V) if W_V_ is None else W_V_
+    return bank.head(X, bank.tensor(bank.W_Q), bank.tensor(bank.W_K) + W_V, W_V,
+                     temperature, causal)
+
+
+def head_1_without_mask(X, W_V_=None, temperature=1.0, causal=True):
+    """A planted bug: the mask is forgotten, so a word sees the words after it."""
+    W_V = bank.tensor(bank.W_V) if W_V_ is None else W_V_
+    return bank.head(X, bank.tensor(bank.W_Q), bank.tensor(bank.W_K), W_V, temperature,
+                     causal=False)
+
+
+def reorder_heads_forgetting_w_o(w):
+    """A planted bug: the heads are renumbered, W_O's row blocks are not."""
+    return {**w, "W_Q": w["W_Q"][[1, 0]], "W_K": w["W_K"][[1, 0]], "W_V": w["W_V"][[1, 0]]}
+
+
+def embed_with_positions(words, plane=None):
+    """A planted change: each word's look plane carries where it stands."""
+    X = bank.tensor([bank.EMBEDDINGS[role] for _, role in words])
+    X[:, 0] += 0.1 * torch.arange(len(words), dtype=torch.float64)
+    return X
 
 
 EN_SENTENCE_2_CLUE_LAST = (bank.SENTENCES["en"][0], (
     ("I", "plain"), ("put", "plain"), ("the", "plain"), ("bank", "ambiguous"),
     ("money", "clue_2")))
+PLAIN_TOWARDS_CLUE = {**bank.EMBEDDINGS, "plain": (1.0, 0.0, 0.0, 0.0)}
+PLAIN_HALF_ALIGNED = {**bank.EMBEDDINGS, "plain": (0.6, -0.8, 0.0, 0.0)}
+W_O_SENSES_CROSSED = ((0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0), *bank.W_O[2:])
+W_O_HEAD_2_INTO_SENSES = (*bank.W_O[:2], (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0))
 
 PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (two_positions, {"W_K": ((0.0,), (1.0,))}, "worked_key_is_ln3"),
@@ -34,20 +55,27 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (two_positions, {"W_Q": ((1.0, 0.0), (0.0, 0.0)), "W_K": ((0.0, 0.0), (math.log(3), 0.0))},
      "worked_example_scale_is_one"),
     (two_positions, {"EXERCISE_SCORES": (1.0, 0.0)}, "equal_scores_mix_evenly"),
-    (value_swap, {"SWAP": [0, 2, 1]}, "value_swap_swaps_first_two_coordinates"),
-    (value_swap, {"X": torch.eye(4, dtype=torch.float64)[[1, 0, 2, 3]]},
-     "value_swap_representations_are_one_hot"),
-    (value_swap, {"attend": attend_with_keys_from_w_v}, "value_swap_keeps_weights"),
-    (bank, {"W_Q": ((0.0,), (0.0,), (0.0,), (0.0,))}, "bank_clue_gets_largest_weight"),
-    (bank, {"W_V": ((0.5, 0.5), (0.0, 0.0), (0.5, 0.5), (0.5, 0.5))}, "bank_outputs_differ"),
-    (bank, {"W_Q": ((3.0,), (1.0,), (0.0,), (0.0,))}, "bank_other_words_spread_evenly"),
-    (bank, {"W_O": ((0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0))}, "bank_update_adds_the_sense"),
+    (bank, {"EMBEDDINGS": PLAIN_HALF_ALIGNED}, "clue_key_aligns_with_the_query"),
+    (bank, {"W_Q": ((0.0, 0.0),) * 4}, "bank_clue_gets_largest_weight"),
+    (bank, {"EMBEDDINGS": PLAIN_TOWARDS_CLUE}, "plain_words_get_little"),
+    (bank, {"SHIFT": 0.0}, "constant_shift_changes_nothing"),
+    (bank, {"head_1": head_1_without_mask}, "causal_mask_zeroes_future"),
+    (bank, {"head_1": head_1_without_mask}, "mask_equals_prefixes"),
+    (bank, {"embed": embed_with_positions}, "word_order_is_invisible"),
     (bank, {"SENTENCES": {**bank.SENTENCES, "en": EN_SENTENCE_2_CLUE_LAST}},
      "clues_precede_the_ambiguous_word"),
-    (scaling, {"D_K": (1, 2, 4)}, "unscaled_softmax_saturates"),
+    (bank, {"W_V": ((0.0, 0.0), (0.0, 0.0), (0.5, 0.5), (0.5, 0.5))}, "bank_outputs_differ"),
+    (bank, {"W_O": W_O_SENSES_CROSSED}, "bank_moves_towards_its_sense"),
+    (bank, {"head_1": head_1_with_keys_from_w_v}, "value_swap_keeps_weights"),
+    (bank, {"SWAP": [0, 1]}, "value_swap_sends_bank_to_the_other_sense"),
+    (bank, {"W_Q2": bank.W_Q}, "second_head_looks_at_words_like_itself"),
+    (bank, {"W_O": W_O_HEAD_2_INTO_SENSES}, "second_head_leaves_the_sense"),
+    (heads, {"M": ((1.0, 0.0), (0.0, 1.0))}, "basis_change_keeps_scores"),
     (heads, {"N": ((1.0, 0.0), (0.0, 1.0))}, "value_side_change_keeps_output"),
     (heads, {"M": ((1.0, 0.0), (0.0, 1.0))}, "only_products_are_pinned"),
+    (heads, {"reorder_heads": reorder_heads_forgetting_w_o}, "head_order_is_free"),
     (heads, {"SWAP": ((1.0, 0.0), (0.0, 1.0))}, "w_o_undoes_the_swap"),
+    (scaling, {"D_K": (1, 2, 4)}, "unscaled_softmax_saturates"),
 ]
 
 
@@ -73,17 +101,7 @@ def test_every_attention_claim_but_the_pure_arithmetic_ones_has_a_planted_error(
     # These hold by arithmetic whatever the parameters (a mask of -inf, a softmax that
     # sums to one, the M of the listing, the law of large numbers): their refutations
     # in tests/sitebuild/test_claims.py edit the values instead.
-    by_arithmetic = {"causal_mask_changes_only_row_1", "causal_mask_zeroes_future",
-                     "causal_mask_keeps_past", "causal_weights_even_over_visible",
-                     "causal_rows_sum_to_one",
-                     "basis_change_is_invertible", "basis_change_keeps_scores",
+    by_arithmetic = {"causal_rows_sum_to_one", "weight_ratio_is_exp_of_gap",
                      "score_spread_grows_like_sqrt_dk", "scaled_softmax_stays_spread"}
     attention = {n for n, c in claims.REGISTRY.items() if c.article == "attention"}
     assert attention - by_arithmetic == planted
-
-
-def test_a_causal_mask_that_no_longer_fits_the_sentence_stops_its_table(monkeypatch):
-    values = values_with(monkeypatch, causal_mask, {"POSITIONS": 5})
-    with pytest.raises(heatmaps.HeatmapError, match="5 positions"):
-        heatmaps.render_heatmap("causal_mask", values, "sv")
-

@@ -10,15 +10,7 @@ VALUES = {
         "summary": {"erase_query": {"min": 0.1391, "max": 0.1532}},
         "seeds": [{"heldout_mse": 1.3e-31}],
     },
-    "examples": {
-        "value_swap": {
-            "weights": [0.1, 0.2, 0.3, 0.4],
-            "values": [[1, 0, 0], [0, 2, 0], [0, 0, 3], [1, 1, 1]],
-            "contributions": [[0.1, 0, 0], [0, 0.4, 0], [0, 0, 0.9], [0.4, 0.4, 0.4]],
-            "output": [0.5, 0.8, 1.3], "swapped_output": [0.8, 0.5, 1.3],
-            "swapped_weights": [0.1, 0.2, 0.3, 0.4],
-        },
-    },
+    "examples": {"heads": {"reorder_change": 0.0}},
 }
 
 
@@ -35,9 +27,16 @@ def test_a_range_comes_from_min_and_max():
 
 
 def test_table_rows_come_from_the_run():
-    page, _ = expand("| a | b | c | d |\n|---|---|---|---|\n{{ rows value_contributions }}",
-                     VALUES, "sv")
-    assert page.count("\n| ") == 4 and "[0,4; 0,4; 0,4]" in page
+    page, _ = expand("| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n"
+                     "{{ rows bank_row }}", BANK, "sv")
+    assert page.count("\n| ") == 3 and "| fiskade |" in page and "[0,5; 0,5]" in page
+
+
+def test_lang_code_is_the_pages_language():
+    page, _ = expand("![a](run/bank-teaser-{{ lang code }}.svg)", VALUES, "uk")
+    assert page == "![a](run/bank-teaser-uk.svg)"
+    with pytest.raises(ShortcodeError):
+        expand("{{ lang name }}", VALUES, "uk")
 
 
 @pytest.mark.parametrize("markdown", [
@@ -56,17 +55,16 @@ def test_anything_unknown_fails_with_its_name(markdown):
 
 
 def test_a_claim_the_values_support_renders_as_a_hidden_marker():
-    page, checked = expand("Swapping keeps the weights.{{ claim value_swap_keeps_weights }}",
+    page, checked = expand("Renumbering the heads changes nothing.{{ claim head_order_is_free }}",
                            VALUES, "en")
-    assert checked == ["value_swap_keeps_weights"]
-    assert 'data-claim="value_swap_keeps_weights" hidden' in page
+    assert checked == ["head_order_is_free"]
+    assert 'data-claim="head_order_is_free" hidden' in page
 
 
 def test_a_claim_the_values_refute_fails_and_says_which():
-    refuted = {**VALUES, "examples": {"value_swap": {**VALUES["examples"]["value_swap"],
-                                                     "swapped_weights": [0.4, 0.3, 0.2, 0.1]}}}
-    with pytest.raises(ShortcodeError, match="value_swap_keeps_weights"):
-        expand("{{ claim value_swap_keeps_weights }}", refuted, "en")
+    refuted = {**VALUES, "examples": {"heads": {"reorder_change": 0.25}}}
+    with pytest.raises(ShortcodeError, match="head_order_is_free"):
+        expand("{{ claim head_order_is_free }}", refuted, "en")
 
 
 BANK = {
@@ -75,10 +73,13 @@ BANK = {
             language: [{"tokens": tokens, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
                         "weights": [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.1, 0.8, 0.1]]},
                        {"tokens": tokens, "ambiguous": 2, "clue": 0, "h": [0.1, 0.8],
-                        "weights": [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.8, 0.1, 0.1]]}]
+                        "weights": [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.8, 0.1, 0.1]],
+                        "K": [[-0.6, -0.8], [1.0, 0.0], [0.0, 1.0]],
+                        "scores": [-1.27, 2.12, 0.0],
+                        "V": [[0.0, 0.0], [1.0, 0.0], [0.5, 0.5]],
+                        "contributions": [[0.0, 0.0], [0.8, 0.0], [0.05, 0.05]]}]
             for language, tokens in (("en", ["I", "fished", "bank"]),
                                       ("sv", ["Jag", "fiskade", "banken"]))}},
-        "causal_mask": {"weights": [[1.0, 0.0], [0.5, 0.5]]},
     },
 }
 
@@ -111,12 +112,19 @@ def test_tiles_are_the_pages_own_sentence():
 @pytest.mark.parametrize("markdown", [
     "{{ heatmap nonsense }}",
     "{{ tiles bank_3 }}",
-    "{{ heatmap causal_mask }}",  # two positions, three words: out of step
+    "{{ heatmap worked_example }}",  # gone with the calculator's toy model
     "{{ heatmap }}",
 ])
 def test_a_heatmap_or_tiles_that_cannot_be_drawn_fails_with_its_name(markdown):
     with pytest.raises(ShortcodeError):
         expand(markdown, BANK, "en")
+
+
+def test_a_failed_page_keeps_its_figures_paths_in_its_language():
+    from sitebuild.shortcodes import expand_language
+
+    page = expand_language("![a](run/x-{{ lang code }}.svg) {{ num nonsense sig2 }}", "sv")
+    assert page == "![a](run/x-sv.svg) {{ num nonsense sig2 }}"
 
 
 MALFORMED = {

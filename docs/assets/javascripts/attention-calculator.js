@@ -1,77 +1,75 @@
-/* The attention calculator of the attention article.
+/* The attention calculator of the attention article: the bank model's head 1 on
+   the page's second sentence, with the arrows of the look plane to move.
 
-   The page holds <div class="attention-calculator"> with the worked example's
-   attention matrix as a static heat map and the widget's words as JSON
-   (widget-words). This script takes the worked example's parameters from
-   run/examples.json (two_positions) and recomputes the head of
-   examples/two_positions.py for the reader's x_1, x_2, temperature and causal
-   mask, showing every stage as a 2 x 2 matrix. tests/browser/
-   test_attention_calculator.py holds it to that Python to 1e-9.
+   The page holds <div class="attention-calculator"> with a sentence about its
+   static form and the widget's words as JSON (widget-words). This script takes
+   the bank model and the sentence from run/examples.json (bank) and recomputes
+   the head (bank-model.js, examples/bank.py's head) for the reader's arrows,
+   temperature and mask. The reader drags the query of the ambiguous word or any
+   word's key, or picks an arrow and moves it with two sliders; each move sets
+   that word's look coordinates, so that its key (and, for the ambiguous word,
+   its query) lands where the reader put it. tests/browser/
+   test_attention_calculator.py holds every stage to the Python to 1e-9.
 
-   Three parts: state and arithmetic (pure functions), the DOM, the events. */
+   Three parts: state (pure functions), the DOM, the events. */
 (function () {
   "use strict";
   const { el, rich, sig, fix, vector, uid, enhance, keyboardScrollable, pageWords, fill } =
     window.AttentionSite;
+  const { calculator, matmul, inverse2 } = window.BankModel;
 
-  /* ---- State and arithmetic: examples/two_positions.py's head() ------------- */
+  /* ---- State ------------------------------------------------------------------ */
 
-  const X_RANGE = { min: -2, max: 2, step: 0.1 };
+  const ARROW = { min: -3.5, max: 3.5, step: 0.1 }; // an arrow's coordinates
   const T_RANGE = { min: 0.25, max: 4, step: 0.05 };
   const HEAT_LEVELS = 10; // heat-0 … heat-10, as sitebuild/heatmaps.py
+  const PLANE = 3.8; // the plane shows [-3.8, 3.8]² around the sliders' range
 
-  function initialState(example) {
-    return { x: [example.x_1.slice(), example.x_2.slice()],
-             temperature: example.temperature, causal: false };
+  const language = (document.documentElement.lang || "en").slice(0, 2);
+
+  function setup(examples) {
+    const bank = examples.bank;
+    const sentence = (bank.sentences[language] || bank.sentences.en)[1];
+    const model = bank.model;
+    const ambiguous = sentence.roles.indexOf("ambiguous");
+    const look = (W) => [W[0], W[1]]; // the rows of W that read the look plane
+    return { model, sentence, ambiguous,
+             toQuery: look(model.W_Q), toKey: look(model.W_K),
+             fromQuery: inverse2(look(model.W_Q)), fromKey: inverse2(look(model.W_K)) };
   }
 
-  const transpose = (A) => A[0].map((_, c) => A.map((row) => row[c]));
-  const matmul = (A, B) =>
-    A.map((row) => B[0].map((_, c) => row.reduce((sum, a, k) => sum + a * B[k][c], 0)));
-
-  /** One attention head on the rows of X, with every stage along the way. */
-  function head(X, W_Q, W_K, W_V, temperature, causal) {
-    const [Q, K, V] = [matmul(X, W_Q), matmul(X, W_K), matmul(X, W_V)];
-    const d_k = K[0].length;
-    const scores = matmul(Q, transpose(K)); // (n, n): row i = query i, column j = key j
-    const scaled = scores.map((row) => row.map((s) => s / (Math.sqrt(d_k) * temperature)));
-    const masked = scaled.map((row, i) => row.map((s, j) => (causal && j > i ? -Infinity : s)));
-    const exponentials = masked.map((row) => row.map(Math.exp)); // e^-inf = 0
-    const weights = exponentials.map((row) => {
-      const total = row.reduce((sum, e) => sum + e, 0);
-      return row.map((e) => e / total);
-    });
-    const weighted = weights.map((row) => row.map((a, j) => V[j].map((v) => a * v)));
-    const H = weighted.map((row) =>
-      V[0].map((_, c) => row.reduce((sum, term) => sum + term[c], 0)));
-    return { Q, K, V, scores, scaled, masked, exponentials, weights, weighted, H };
+  function initialState(bank) {
+    const plane = bank.sentence.roles.map((role) => bank.model.embeddings[role].slice(0, 2));
+    return { plane, temperature: 1, causal: true, selected: bank.ambiguous };
   }
 
-  function compute(example, state) {
-    return head(state.x, example.W_Q, example.W_K, example.W_V, state.temperature,
-                state.causal);
+  const compute = (bank, state) =>
+    calculator(bank.model, bank.sentence.roles, state.plane, state.temperature, state.causal);
+
+  /** The arrow that moving word J moves: the ambiguous word's query, another's key. */
+  const isQuery = (bank, j) => j === bank.ambiguous;
+
+  function arrowOf(bank, state, j) {
+    return matmul([state.plane[j]], isQuery(bank, j) ? bank.toQuery : bank.toKey)[0];
   }
 
-  /** X with coordinate C of position I set to VALUE. */
-  function setCoordinate(state, i, c, value) {
-    const x = state.x.map((row) => row.slice());
-    x[i][c] = value;
-    return { ...state, x };
-  }
-
-  /** A dragged coordinate on the sliders' grid: steps of 0.1 within the range. */
+  /** A coordinate on the sliders' grid: steps of 0.1 within the range. */
   function snap(value) {
-    const steps = Math.round((value - X_RANGE.min) / X_RANGE.step);
-    const snapped = X_RANGE.min + steps * X_RANGE.step;
-    return Math.min(X_RANGE.max, Math.max(X_RANGE.min, Math.round(snapped * 10) / 10));
+    const snapped = Math.round(value / ARROW.step) * ARROW.step;
+    return Math.min(ARROW.max, Math.max(ARROW.min, Math.round(snapped * 10) / 10));
+  }
+
+  /** STATE with word J's look coordinates set so that its arrow points at TIP. */
+  function moveArrow(bank, state, j, tip) {
+    const plane = state.plane.map((p) => p.slice());
+    const inverse = isQuery(bank, j) ? bank.fromQuery : bank.fromKey;
+    plane[j] = matmul([tip.map(snap)], inverse)[0];
+    return { ...state, plane, selected: j };
   }
 
   const heatLevel = (w) => Math.min(HEAT_LEVELS, Math.max(0, Math.round(w * HEAT_LEVELS)));
 
   /* ---- The DOM --------------------------------------------------------------- */
-
-  const MINUS_INFINITY = "\u2212∞";
-  const show = (x) => (x === -Infinity ? MINUS_INFINITY : sig(x, 3));
 
   function slider(range, label) {
     const input = el("input", { type: "range", min: String(range.min), max: String(range.max),
@@ -81,30 +79,36 @@
     return { input, output, field: el("span", { class: "widget__range" }, input, output) };
   }
 
-  function controls(words) {
-    const coordinates = [0, 1].map((i) => [0, 1].map((c) =>
-      slider(X_RANGE, fill(words.coordinate, { c: c + 1, i: i + 1 }))));
+  function arrowName(words, bank, j) {
+    const w = bank.sentence.tokens[j];
+    return fill(isQuery(bank, j) ? words.queryOf : words.keyOf, { w });
+  }
+
+  function controls(words, bank) {
+    const selectId = uid("calculator-arrow");
+    const select = el("select", { id: selectId, "aria-label": words.arrow },
+      ...bank.sentence.tokens.map((_, j) =>
+        el("option", { value: String(j) }, arrowName(words, bank, j))));
+    const coordinates = ["u", "w"].map((c) => slider(ARROW, fill(words.coordinate, { c })));
     const temperature = slider(T_RANGE, words.temperature);
     const causal = el("input", { type: "checkbox", id: uid("calculator-causal") });
     const reset = el("button", { type: "button", class: "md-button" }, words.reset);
-    const rows = coordinates.map((pair, i) =>
-      el("div", { class: "calculator__input" },
-         el("span", { class: "calculator__name", "aria-hidden": "true" },
-            rich(fill(words.representation, { i: i + 1 }))),
-         ...pair.map((s) => s.field)));
     const fieldset = el("fieldset", { class: "widget__controls calculator__controls" },
-      el("legend", {}, words.inputs), ...rows,
+      el("legend", {}, words.arrow),
+      el("div", { class: "calculator__input" }, select),
+      ...coordinates.map((s, c) => el("div", { class: "calculator__input" },
+         el("span", { class: "calculator__name", "aria-hidden": "true" }, ["u", "w"][c]),
+         s.field)),
       el("div", { class: "calculator__input" },
          el("span", { class: "calculator__name", "aria-hidden": "true" }, rich("T")),
          temperature.field),
       el("div", { class: "calculator__input" }, causal,
          el("label", { for: causal.id }, words.causal)),
       el("div", { class: "widget__buttons" }, reset));
-    return { fieldset, coordinates, temperature, causal, reset };
+    return { fieldset, select, coordinates, temperature, causal, reset };
   }
 
   const SVG = "http://www.w3.org/2000/svg";
-  const PLANE = 2.4; // the plane shows [-2.4, 2.4]² around the sliders' [-2, 2]²
 
   function svg(tag, attributes) {
     const node = document.createElementNS(SVG, tag);
@@ -112,30 +116,34 @@
     return node;
   }
 
-  /** The plane of the representations: x_1 and x_2 as points the pointer can drag
-      (the sliders do the same from the keyboard, so the plane is hidden from
-      assistive technology). y points up. */
-  function plane(words) {
+  /** The look plane: every word's key and the ambiguous word's query as arrows whose
+      heads the pointer can drag (the select and sliders do the same from the
+      keyboard, so the plane is hidden from assistive technology). y points up. */
+  function plane(words, bank) {
     const root = svg("svg", { viewBox: `${-PLANE} ${-PLANE} ${2 * PLANE} ${2 * PLANE}`,
                               class: "calculator__plane", "aria-hidden": "true" });
-    for (let t = -2; t <= 2; t += 1) {
+    for (let t = -3; t <= 3; t += 1) {
       const kind = t === 0 ? "calculator__axis" : "calculator__grid";
       root.append(svg("line", { x1: t, y1: -PLANE, x2: t, y2: PLANE, class: kind }),
                   svg("line", { x1: -PLANE, y1: t, x2: PLANE, y2: t, class: kind }));
     }
-    const points = [0, 1].map((i) => {
-      const group = svg("g", { class: `calculator__point calculator__point--${i + 1}` });
-      const arrow = svg("line", { x1: 0, y1: 0, class: "calculator__arrow" });
-      const dot = svg("circle", { r: 0.2 });
+    const arrows = bank.sentence.tokens.map((token, j) => {
+      const role = bank.sentence.roles[j];
+      const kind = isQuery(bank, j) ? "query" : role.startsWith("clue") ? "clue" : role;
+      const group = svg("g", { class: `calculator__point calculator__point--${kind}` });
+      const line = svg("line", { x1: 0, y1: 0, class: "calculator__arrow" });
+      const handle = svg("circle", { r: 0.22 });
       const label = svg("text", { class: "calculator__label" });
-      label.append(`x${"₁₂"[i]}`);
-      group.append(arrow, dot, label);
+      group.append(line, handle, label);
       root.append(group);
-      return { group, arrow, dot, label };
+      return { group, line, handle, label };
     });
+    // The ambiguous word's own key, drawn but moved with its query.
+    const ownKey = svg("line", { x1: 0, y1: 0, class: "calculator__arrow calculator__own-key" });
+    root.prepend(ownKey);
     const figure = el("figure", { class: "calculator__figure" }, root,
                       el("figcaption", {}, rich(words.plane)));
-    return { figure, root, points };
+    return { figure, root, arrows, ownKey };
   }
 
   /** Where in the plane's coordinates (y up) a pointer EVENT is. */
@@ -145,95 +153,119 @@
     return [point.x, -point.y];
   }
 
-  /** A small matrix: CAPTION, row labels, column labels, and cells to fill later;
-      row FOLLOWED (position 2's, from 0) is marked as the one the article follows. */
-  function matrix(caption, rowLabels, columnLabels, followed = 1) {
-    const cells = rowLabels.map(() => columnLabels.map(() => el("td", {})));
-    const table = el("table", { class: "calculator__matrix" },
-      el("caption", {}, rich(caption)),
-      el("thead", {}, el("tr", {}, el("td", {}),
-        ...columnLabels.map((label) => el("th", { scope: "col" }, rich(label))))),
-      el("tbody", {}, ...rowLabels.map((label, r) =>
-        el("tr", { class: r === followed ? "is-followed" : null },
-           el("th", { scope: "row" }, rich(label)), ...cells[r]))));
-    return { table, cells };
-  }
-
-  function buildDom(words) {
+  function buildDom(words, bank) {
     const titleId = uid("calculator-title");
-    const queries = ["q_1", "q_2"]; // rows: the queries; columns: the keys
-    const keys = ["k_1", "k_2"];
-    const components = [1, 2].map((c) => fill(words.component, { c }));
-    const stage = (name) => matrix(words[name], queries, keys);
+    const tokens = bank.sentence.tokens;
+    const rows = tokens.map((token) => {
+      const cells = [el("td", {}), el("td", {}), el("td", {})];
+      const bar = el("span", { class: "calculator__bar", "aria-hidden": "true" });
+      cells[2].append(el("span", { class: "calculator__weight" }), bar);
+      return { row: el("tr", {}, el("th", { scope: "row" }, token), ...cells), cells, bar };
+    });
+    const word = tokens[bank.ambiguous];
+    const table = el("table", { class: "calculator__matrix calculator__row" },
+      el("caption", {}, fill(words.row, { w: word })),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, words.word),
+        el("th", { scope: "col" }, words.key), el("th", { scope: "col" }, words.score),
+        el("th", { scope: "col" }, words.weight))),
+      el("tbody", {}, ...rows.map((r) => r.row)));
+    const cells = tokens.map(() => tokens.map(() => el("td", {})));
+    const pattern = el("table", { class: "heatmap calculator__pattern" },
+      el("caption", {}, rich(words.pattern)),
+      el("thead", {}, el("tr", {}, el("td", {}),
+        ...tokens.map((t) => el("th", { scope: "col" }, t)))),
+      el("tbody", {}, ...tokens.map((t, i) =>
+        el("tr", { class: i === bank.ambiguous ? "is-followed" : null },
+           el("th", { scope: "row" }, t), ...cells[i]))));
     const dom = {
-      controls: controls(words),
-      plane: plane(words),
-      vectors: matrix(words.perPosition, [1, 2].map((i) => `${words.position} ${i}`),
-                      ["x_i", "q_i", "k_i", "v_i"]),
-      stages: {
-        scores: stage("stageScores"), scaled: stage("stageScaled"),
-        masked: stage("stageMasked"), exponentials: stage("stageExponentials"),
-        weights: stage("stageWeights"),
-      },
-      weighted: matrix(words.stageWeighted, ["a_21 v_1", "a_22 v_2", "h_2"], components, 2),
-      output: matrix(words.stageOutput, ["h_1", "h_2"], components),
+      controls: controls(words, bank),
+      plane: plane(words, bank),
+      rows, cells,
+      output: el("output", { class: "widget__number" }),
+      sense: el("output", { class: "widget__number" }),
       status: el("p", { class: "widget__status", role: "status" }),
     };
-    const grid = el("div", { class: "calculator__stages" },
-      ...Object.values(dom.stages).map((s) => s.table), dom.weighted.table, dom.output.table);
     dom.widget = el("div", { class: "widget calculator", role: "group",
                              "aria-labelledby": titleId },
       el("p", { class: "widget__title", id: titleId }, words.title),
       el("div", { class: "calculator__top" }, dom.controls.fieldset, dom.plane.figure),
-      el("div", { class: "widget__scroll" }, dom.vectors.table),
-      el("div", { class: "widget__scroll" }, grid),
+      el("div", { class: "widget__scroll" }, table),
+      el("p", {}, rich(fill(words.output, { w: word })), ": ", dom.output, el("br", {}),
+         fill(words.sense, { w: word }), ": ", dom.sense),
+      el("div", { class: "widget__scroll" }, pattern),
       dom.status);
     return dom;
   }
 
-  function fillMatrix(cells, values, format = show) {
-    cells.forEach((row, r) => row.forEach((cell, c) => {
-      cell.textContent = format(values[r][c]);
-    }));
+  const show = (x) => (x === -Infinity ? "\u2212∞" : sig(x, 3));
+  const vec = (v) => vector(v, (x) => sig(x, 3));
+
+  /** An arrow from the origin to TIP, labelled beside its head, on the side away
+      from the plane's nearer edge so that the label stays inside. */
+  function placeArrow(arrow, tip, text) {
+    const [x, y] = tip;
+    arrow.line.setAttribute("x2", x);
+    arrow.line.setAttribute("y2", -y);
+    arrow.handle.setAttribute("cx", x);
+    arrow.handle.setAttribute("cy", -y);
+    // Below a head that points down (long labels: centred), else above it, towards
+    // the middle of the plane.
+    const below = y < -0.3;
+    const anchor = below ? "middle" : x > 0.5 ? "end" : "start";
+    const shift = { middle: 0, end: -0.3, start: 0.3 }[anchor];
+    arrow.label.setAttribute("x", Math.min(Math.max(x + shift, -2.2), 2.2));
+    arrow.label.setAttribute("y", below || y > 2.8 ? -y + 0.7 : -y - 0.3);
+    arrow.label.setAttribute("text-anchor", anchor);
+    arrow.label.textContent = text;
   }
 
-  function render(dom, words, example, state) {
-    const stages = compute(example, state);
-    const { coordinates, temperature, causal } = dom.controls;
-    coordinates.forEach((pair, i) => pair.forEach((s, c) => {
-      s.input.value = String(state.x[i][c]);
-      s.output.textContent = fix(state.x[i][c], 1);
-      s.input.setAttribute("aria-valuetext", fix(state.x[i][c], 1));
-    }));
+  function render(dom, words, bank, state) {
+    const stages = compute(bank, state);
+    const tips = bank.sentence.tokens.map((_, j) => arrowOf(bank, state, j));
+    const { select, coordinates, temperature, causal } = dom.controls;
+    select.value = String(state.selected);
+    coordinates.forEach((s, c) => {
+      const value = tips[state.selected][c];
+      s.input.value = String(value);
+      s.output.textContent = fix(value, 1);
+      s.input.setAttribute("aria-valuetext", fix(value, 1));
+    });
     temperature.input.value = String(state.temperature);
     temperature.output.textContent = fix(state.temperature, 2);
     temperature.input.setAttribute("aria-valuetext", fix(state.temperature, 2));
     causal.checked = state.causal;
-    dom.plane.points.forEach((p, i) => {
-      const [x, y] = state.x[i];
-      p.arrow.setAttribute("x2", x);
-      p.arrow.setAttribute("y2", -y);
-      p.dot.setAttribute("cx", x);
-      p.dot.setAttribute("cy", -y);
-      p.label.setAttribute("x", x + 0.28);
-      p.label.setAttribute("y", -y - 0.22);
-    });
 
-    const vectors = [0, 1].map((i) => [state.x[i], stages.Q[i], stages.K[i], stages.V[i]]);
-    // d_k = 1: a query or key is one number, printed as the page prints it (q_2 = 1.1);
-    // "[1,1]" would read as two entries where the decimal sign is a comma.
-    fillMatrix(dom.vectors.cells, vectors,
-      (v) => (v.length === 1 ? sig(v[0], 3) : vector(v, (x) => sig(x, 3))));
-    Object.entries(dom.stages).forEach(([name, s]) => fillMatrix(s.cells, stages[name]));
-    dom.stages.weights.cells.forEach((row, r) => row.forEach((cell, c) => {
-      cell.className = `heat heat-${heatLevel(stages.weights[r][c])}`;
+    // Words whose arrows share a tip share one label: "I, put, in, the".
+    const labels = tips.map((tip, j) => bank.sentence.tokens.filter((_, k) =>
+      !isQuery(bank, k) && !isQuery(bank, j) && tips[k][0] === tip[0] && tips[k][1] === tip[1]));
+    dom.plane.arrows.forEach((arrow, j) => {
+      const first = labels[j].length && bank.sentence.tokens.indexOf(labels[j][0]) === j;
+      const text = isQuery(bank, j) ? "q"
+        : first ? labels[j].join(", ") : "";
+      placeArrow(arrow, tips[j], text);
+      arrow.group.classList.toggle("is-selected", j === state.selected);
+    });
+    const own = stages.K[bank.ambiguous];
+    dom.plane.ownKey.setAttribute("x2", own[0]);
+    dom.plane.ownKey.setAttribute("y2", -own[1]);
+
+    const row = stages.weights[bank.ambiguous];
+    dom.rows.forEach((r, j) => {
+      r.cells[0].textContent = vec(stages.K[j]);
+      r.cells[1].textContent = show(stages.masked[bank.ambiguous][j]);
+      r.cells[2].firstChild.textContent = sig(row[j], 3);
+      r.bar.style.width = `${(row[j] * 100).toFixed(1)}%`;
+    });
+    dom.cells.forEach((cells, i) => cells.forEach((cell, j) => {
+      const blocked = stages.masked[i][j] === -Infinity;
+      cell.textContent = fix(stages.weights[i][j], 2);
+      cell.className = `heat heat-${heatLevel(stages.weights[i][j])}`
+        + (blocked ? " is-masked" : "");
     }));
-    const row = stages.weighted[1]; // position 2's a_2j v_j
-    fillMatrix(dom.weighted.cells, [...row, stages.H[1]]);
-    fillMatrix(dom.output.cells, stages.H);
+    dom.output.textContent = vec(stages.h);
+    dom.sense.textContent = vec(stages.sense);
     dom.status.replaceChildren(rich(fill(words.status, {
-      weights: vector(stages.weights[1], (x) => sig(x, 3)),
-      h: vector(stages.H[1], (x) => sig(x, 3)),
+      w: bank.sentence.tokens[bank.ambiguous], weights: vec(row), h: vec(stages.h),
     })));
     // For tests and the curious: the exact numbers behind what is shown (−∞ as null).
     dom.widget.dataset.state = JSON.stringify({ ...state, ...stages });
@@ -241,49 +273,51 @@
 
   /* ---- Events ---------------------------------------------------------------- */
 
-  function wire(dom, words, example) {
-    const initial = initialState(example);
-    let state = initial;
+  function wire(dom, words, bank) {
+    const initial = initialState(bank);
+    let state = structuredClone(initial);
     const update = (next) => {
       state = next;
-      render(dom, words, example, state);
+      render(dom, words, bank, state);
     };
-    const { coordinates, temperature, causal, reset } = dom.controls;
-    coordinates.forEach((pair, i) => pair.forEach((s, c) => {
-      s.input.addEventListener("input", () =>
-        update(setCoordinate(state, i, c, Number(s.input.value))));
-    }));
+    const { select, coordinates, temperature, causal, reset } = dom.controls;
+    select.addEventListener("change", () => update({ ...state, selected: Number(select.value) }));
+    coordinates.forEach((s, c) => {
+      s.input.addEventListener("input", () => {
+        const tip = arrowOf(bank, state, state.selected).slice();
+        tip[c] = Number(s.input.value);
+        update(moveArrow(bank, state, state.selected, tip));
+      });
+    });
     temperature.input.addEventListener("input", () =>
       update({ ...state, temperature: Number(temperature.input.value) }));
     causal.addEventListener("change", () => update({ ...state, causal: causal.checked }));
     reset.addEventListener("click", () => update(structuredClone(initial)));
-    dom.plane.points.forEach((p, i) => {
-      const drag = (event) => {
-        const [x, y] = planePoint(dom.plane.root, event);
-        update(setCoordinate(setCoordinate(state, i, 0, snap(x)), i, 1, snap(y)));
-      };
-      p.group.addEventListener("pointerdown", (event) => {
-        p.group.setPointerCapture(event.pointerId);
-        p.group.classList.add("is-dragging");
+    dom.plane.arrows.forEach((arrow, j) => {
+      const drag = (event) => update(moveArrow(bank, state, j, planePoint(dom.plane.root, event)));
+      arrow.handle.addEventListener("pointerdown", (event) => {
+        arrow.handle.setPointerCapture(event.pointerId);
+        arrow.group.classList.add("is-dragging");
         drag(event);
       });
-      p.group.addEventListener("pointermove", (event) => {
-        if (p.group.hasPointerCapture(event.pointerId)) drag(event);
+      arrow.handle.addEventListener("pointermove", (event) => {
+        if (arrow.handle.hasPointerCapture(event.pointerId)) drag(event);
       });
-      const release = () => p.group.classList.remove("is-dragging");
-      p.group.addEventListener("pointerup", release);
-      p.group.addEventListener("pointercancel", release);
+      const release = () => arrow.group.classList.remove("is-dragging");
+      arrow.handle.addEventListener("pointerup", release);
+      arrow.handle.addEventListener("pointercancel", release);
     });
     update(state);
   }
 
   function mount(container, examples) {
     const words = pageWords(container);
-    const dom = buildDom(words);
+    const bank = setup(examples);
+    const dom = buildDom(words, bank);
     Array.from(container.children).forEach((node) => { node.hidden = true; });
     container.append(dom.widget);
     container.classList.add("is-enhanced");
-    wire(dom, words, examples.two_positions);
+    wire(dom, words, bank);
     dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
   }
 

@@ -1,181 +1,149 @@
-/* The value-swap widget of the attention article.
+/* The value swap of the attention article, on the bank model.
 
-   The page holds <div class="value-swap"> with a static table of four positions
-   (attention weight, value vector, weighted contribution) and the head output,
-   all printed by the build, and the widget's words as JSON (widget-words). This
-   script starts from the same numbers (run/examples.json, value_swap) and lets
-   the reader swap the first two columns of W_V, move an attention weight (the
-   others follow, so the weights stay a distribution) or type a value. Without
-   JavaScript the static table is what the reader gets.
-
-   Three parts: state and arithmetic (pure functions), the DOM, the events. */
+   The page holds <div class="value-swap"> with a static table, both of the page's
+   sentences with and without W_V's columns swapped, printed by the build, and the
+   widget's words as JSON (widget-words). This script recomputes "bank" in both
+   sentences (bank-model.js, examples/bank.py's head) and lets the reader swap the
+   two columns of W_V: the attention weights stay, the head output swaps its
+   coordinates, and "bank" lands in the other sense. A small sense plane shows
+   where. Without JavaScript the static table is what the reader gets.
+   tests/browser/test_value_swap.py holds it to the Python to 1e-9. */
 (function () {
   "use strict";
-  const { el, rich, separator, sig, vector, parse, uid, enhance, keyboardScrollable,
-          pageWords, fill } = window.AttentionSite;
+  const { el, rich, sig, vector, uid, enhance, keyboardScrollable, pageWords, fill } =
+    window.AttentionSite;
+  const { update } = window.BankModel;
 
-  /* ---- State and arithmetic ------------------------------------------------ */
+  const language = (document.documentElement.lang || "en").slice(0, 2);
+  const format = (x) => sig(x, 3);
+  const vec = (v) => vector(v, format);
 
-  const format = (x) => sig(x, 3); // the static table's style
-  const SWAP = [1, 0, 2]; // column i of the swapped W_V is column SWAP[i] of W_V
-  const COORDINATES = [0, 1, 2];
-
-  function initialState(example) {
-    return { weights: example.weights.slice(), values: example.values.map((v) => v.slice()),
-             swapped: false };
+  function setup(examples) {
+    const bank = examples.bank;
+    return { model: bank.model, sentences: bank.sentences[language] || bank.sentences.en };
   }
 
-  /** Which coordinate of the unswapped value vector the reader sees in column I. */
-  const source = (state, i) => (state.swapped ? SWAP[i] : i);
-
-  /** The numbers, as examples/value_swap.py computes them from the weights and values. */
-  function compute(state) {
-    const values = state.values.map((v) => COORDINATES.map((i) => v[source(state, i)]));
-    const contributions = values.map((v, j) => v.map((x) => state.weights[j] * x));
-    const output = COORDINATES.map((i) => contributions.reduce((sum, c) => sum + c[i], 0));
-    return { values, contributions, output };
-  }
-
-  /** Weights with weight J set to W and the others rescaled so that all still sum to one. */
-  function setWeight(weights, j, w) {
-    const clamped = Math.min(Math.max(w, 0), 1);
-    const othersSum = weights.reduce((sum, x, k) => (k === j ? sum : sum + x), 0);
-    return weights.map((x, k) => {
-      if (k === j) return clamped;
-      if (othersSum > 0) return (x * (1 - clamped)) / othersSum;
-      return (1 - clamped) / (weights.length - 1);
+  /** Both sentences: "bank"'s attention weights, head output, and where it lands. */
+  function compute(bank, swapped) {
+    return bank.sentences.map((s) => {
+      const result = update(bank.model, s.roles, swapped);
+      return { ...result, clue_weight: result.weights[s.clue] };
     });
   }
 
-  /** STATE with the value that column I of position J shows set to X. */
-  function setValue(state, j, i, x) {
-    const values = state.values.map((v) => v.slice());
-    values[j][source(state, i)] = x;
-    return { ...state, values };
-  }
-
-  /** One arrow-key step of 0.1, rounded so that 0.1 + 0.2 shows as 0.3. */
-  const step = (x, direction) => Math.round((x + 0.1 * direction) * 1e9) / 1e9;
-
   /* ---- The DOM --------------------------------------------------------------- */
 
-  function weightRow(words, j) {
-    const slider = el("input", { type: "range", min: "0", max: "1", step: "0.01",
-                                 "aria-label": fill(words.weightOf, { j: j + 1 }) });
-    const weightText = el("span", { class: "widget__number", "aria-hidden": "true" });
-    const inputs = COORDINATES.map((i) => el("input", {
-      type: "text", inputmode: "decimal", size: "4", class: "widget__input",
-      "aria-label": fill(words.valueOf, { j: j + 1, i: i + 1 }),
-    }));
-    const contribution = el("td", { class: "widget__number" });
-    const valueCell = el("td", { class: "value-swap__vector" }, "[");
-    inputs.forEach((input, i) => valueCell.append(input, i < 2 ? separator : "]"));
-    const row = el("tr", {},
-      el("th", { scope: "row" }, String(j + 1)),
-      el("td", { class: "value-swap__weight" }, slider, weightText),
-      valueCell, contribution);
-    return { row, slider, weightText, inputs, contribution };
+  const SVG = "http://www.w3.org/2000/svg";
+  const LIMIT = 1.6; // the sense plane shows [0, 1.6]², as the article's figures do
+
+  function svg(tag, attributes) {
+    const node = document.createElementNS(SVG, tag);
+    Object.entries(attributes).forEach(([name, value]) => node.setAttribute(name, value));
+    return node;
   }
 
-  function buildDom(words, positions) {
+  function plane(bank) {
+    const root = svg("svg", { viewBox: `-0.05 ${-LIMIT - 0.05} ${LIMIT + 0.1} ${LIMIT + 0.1}`,
+                              class: "value-swap__plane", "aria-hidden": "true" });
+    for (let t = 0; t <= LIMIT + 1e-9; t += 0.4) {
+      root.append(svg("line", { x1: t, y1: 0, x2: t, y2: -LIMIT, class: "value-swap__grid" }),
+                  svg("line", { x1: 0, y1: -t, x2: LIMIT, y2: -t, class: "value-swap__grid" }));
+    }
+    root.append(svg("line", { x1: 0, y1: 0, x2: LIMIT, y2: -LIMIT,
+                              class: "value-swap__diagonal" }));
+    const moves = bank.sentences.map((s, i) => {
+      const group = svg("g", { class: `value-swap__move value-swap__move--${i + 1}` });
+      const line = svg("line", {});
+      const dot = svg("circle", { r: 0.04 });
+      const label = svg("text", {});
+      label.append(s.tokens[s.clue]);
+      group.append(line, dot, label);
+      root.append(group);
+      return { line, dot, label };
+    });
+    return { root, moves };
+  }
+
+  function buildDom(words, bank) {
     const titleId = uid("value-swap-title");
-    const rows = Array.from({ length: positions }, (_, j) => weightRow(words, j));
+    const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
+    const rows = bank.sentences.map((_, i) => {
+      const cells = [el("td", { class: "widget__number" }), el("td", { class: "widget__number" }),
+                     el("td", { class: "widget__number" })];
+      return { row: el("tr", {}, el("th", { scope: "row" }, String(i + 1)), ...cells), cells };
+    });
     const dom = {
       rows,
-      output: el("output", { class: "widget__number value-swap__output" }),
-      weightSum: el("output", { class: "widget__number" }),
+      plane: plane(bank),
       swap: el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
                rich(words.swap)),
-      reset: el("button", { type: "button", class: "md-button" }, words.reset),
-      status: el("p", { class: "widget__status", role: "status" }),
       swappedNote: el("span", { class: "value-swap__note", hidden: true },
                       " (", rich(words.swappedNote), ")"),
+      status: el("p", { class: "widget__status", role: "status" }),
     };
-    const table = el("table", {},
+    const table = el("table", { class: "value-swap__table" },
       el("thead", {}, el("tr", {},
-        el("th", { scope: "col" }, words.position), el("th", { scope: "col" }, words.weight),
-        el("th", { scope: "col" }, words.value, dom.swappedNote),
-        el("th", { scope: "col" }, words.contribution))),
-      el("tbody", {}, ...rows.map((r) => r.row)),
-      el("tfoot", {},
-        el("tr", {}, el("th", { scope: "row", colspan: "3" }, words.weightSum),
-           el("td", {}, dom.weightSum)),
-        el("tr", {}, el("th", { scope: "row", colspan: "3" }, rich(words.output)),
-           el("td", {}, dom.output))));
+        el("th", { scope: "col" }, words.sentence),
+        el("th", { scope: "col" }, words.clueWeight),
+        el("th", { scope: "col" }, rich(words.output), dom.swappedNote),
+        el("th", { scope: "col" }, fill(words.after, { w: word })))),
+      el("tbody", {}, ...rows.map((r) => r.row)));
     dom.widget = el("div", { class: "widget value-swap__widget", role: "group",
                              "aria-labelledby": titleId },
       el("p", { class: "widget__title", id: titleId }, rich(words.title)),
+      el("div", { class: "widget__buttons" }, dom.swap),
       el("div", { class: "widget__scroll" }, table),
-      el("div", { class: "widget__buttons" }, dom.swap, dom.reset),
+      el("figure", {}, dom.plane.root, el("figcaption", {}, fill(words.plane, { w: word }))),
       dom.status);
     return dom;
   }
 
-  /** Show STATE; KEEP_INPUT is a field the reader is typing in, left as typed. */
-  function render(dom, words, state, keepInput) {
-    const shown = compute(state);
-    dom.rows.forEach((r, j) => {
-      r.slider.value = String(state.weights[j]);
-      r.slider.setAttribute("aria-valuetext", format(state.weights[j]));
-      r.weightText.textContent = format(state.weights[j]);
-      r.inputs.forEach((input, i) => {
-        if (input !== keepInput) input.value = format(shown.values[j][i]);
-        input.classList.toggle("is-swapped", state.swapped && i < 2);
-        input.removeAttribute("aria-invalid");
-      });
-      r.contribution.textContent = vector(shown.contributions[j], format);
+  function render(dom, words, bank, swapped) {
+    const shown = compute(bank, swapped);
+    dom.rows.forEach((r, i) => {
+      r.cells[0].textContent = format(shown[i].clue_weight);
+      r.cells[1].textContent = vec(shown[i].h);
+      r.cells[2].textContent = vec(shown[i].sense_after);
     });
-    dom.weightSum.textContent = format(state.weights.reduce((a, b) => a + b, 0));
-    dom.output.textContent = vector(shown.output, format);
-    dom.swap.setAttribute("aria-pressed", String(state.swapped));
-    dom.swappedNote.hidden = !state.swapped;
+    dom.plane.moves.forEach((move, i) => {
+      const start = bank.sentences[i].sense_before;
+      const [x, y] = shown[i].sense_after;
+      move.line.setAttribute("x1", start[0]);
+      move.line.setAttribute("y1", -start[1]);
+      move.line.setAttribute("x2", x);
+      move.line.setAttribute("y2", -y);
+      move.dot.setAttribute("cx", x);
+      move.dot.setAttribute("cy", -y);
+      move.label.setAttribute("x", Math.min(x + 0.05, LIMIT - 0.35));
+      move.label.setAttribute("y", -y - 0.05);
+    });
+    dom.swap.setAttribute("aria-pressed", String(swapped));
+    dom.swappedNote.hidden = !swapped;
+    const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
     dom.status.replaceChildren(rich(fill(words.status, {
-      swapped: state.swapped ? words.swappedStatus : "",
-      weights: vector(state.weights, format), output: vector(shown.output, format),
+      swapped: swapped ? words.swappedStatus : "", w: word,
+      weights: vector(shown.map((s) => s.clue_weight), format),
+      after: shown.map((s) => vec(s.sense_after)).join(", "),
     })));
     // For tests and the curious: the exact numbers behind what is shown.
-    dom.widget.dataset.state = JSON.stringify({ ...state, ...shown });
+    dom.widget.dataset.state = JSON.stringify({ swapped, sentences: shown });
   }
 
   /* ---- Events ---------------------------------------------------------------- */
 
-  function wire(dom, words, initial) {
-    let state = initial;
-    const update = (next, keepInput) => {
-      state = next;
-      render(dom, words, state, keepInput);
-    };
-    dom.rows.forEach((r, j) => {
-      r.slider.addEventListener("input", () =>
-        update({ ...state, weights: setWeight(state.weights, j, Number(r.slider.value)) }));
-      r.inputs.forEach((input, i) => {
-        input.addEventListener("input", () => {
-          const x = parse(input.value);
-          if (Number.isNaN(x)) input.setAttribute("aria-invalid", "true");
-          else update(setValue(state, j, i, x), input);
-        });
-        input.addEventListener("change", () => update(state));
-        input.addEventListener("keydown", (event) => {
-          if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
-          event.preventDefault();
-          const current = state.values[j][source(state, i)];
-          update(setValue(state, j, i, step(current, event.key === "ArrowUp" ? 1 : -1)));
-        });
-      });
-    });
-    dom.swap.addEventListener("click", () => update({ ...state, swapped: !state.swapped }));
-    dom.reset.addEventListener("click", () => update(structuredClone(initial)));
-    update(state);
-  }
-
   function mount(container, examples) {
     const words = pageWords(container);
-    const example = examples.value_swap;
-    const dom = buildDom(words, example.weights.length);
+    const bank = setup(examples);
+    const dom = buildDom(words, bank);
     Array.from(container.children).forEach((node) => { node.hidden = true; });
     container.append(dom.widget);
     container.classList.add("is-enhanced");
-    wire(dom, words, initialState(example));
+    let swapped = false;
+    dom.swap.addEventListener("click", () => {
+      swapped = !swapped;
+      render(dom, words, bank, swapped);
+    });
+    render(dom, words, bank, swapped);
     dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
   }
 
