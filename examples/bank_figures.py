@@ -17,12 +17,17 @@ from matplotlib.figure import Figure
 from examples.bank import SENSES, SENTENCES
 from examples.figures import THEMES, style
 from provenance import figures as figure_files
+from provenance.figure_style import SCHEMES
 
-ROLES = {  # per theme: the colour of each role's arrows
-    "": {"plain": "#6b6b6b", "clue_1": "#0072B2", "clue_2": "#D55E00",
-         "ambiguous": "#009E73", "query": "#CC79A7", "h": "#1f1f1f"},
-    "-dark": {"plain": "#9a9ea8", "clue_1": "#56B4E9", "clue_2": "#E69F00",
-              "ambiguous": "#5fd3ad", "query": "#e59cc9", "h": "#e2e4e9"},
+# Per theme: the colour of each role's arrows. Plain words take the shared style's
+# reference colour and the head output its ink (provenance/figure_style.py); the roles
+# that carry meaning take Okabe-Ito hues that read on that theme's background.
+ROLES = {
+    scheme.suffix: {"plain": scheme.reference, "h": scheme.foreground, **hues}
+    for scheme, hues in zip(SCHEMES, (
+        {"clue_1": "#0072B2", "clue_2": "#D55E00", "ambiguous": "#009E73", "query": "#CC79A7"},
+        {"clue_1": "#56B4E9", "clue_2": "#E69F00", "ambiguous": "#5fd3ad", "query": "#e59cc9"},
+    ), strict=True)
 }
 WORDS = {
     "en": {"head": "head {i}", "query": "query of “{w}”", "key": "key of “{w}”",
