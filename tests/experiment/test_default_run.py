@@ -11,6 +11,7 @@ import pytest
 import torch
 from matplotlib.colors import to_hex
 
+from examples import bank_figures
 from examples.figures import FIGURES as EXAMPLE_FIGURES
 from examples.figures import THEMES
 from experiment.config import Config
@@ -116,7 +117,7 @@ def test_the_site_publishes_exactly_the_files_results_json_lists(default_run,
                 for fmt in ("svg", "png")} | {"results.json"}
     assert set(default_run["files"]) == expected
     examples = {f"{name}{suffix}.{fmt}" for name in EXAMPLE_FIGURES for suffix in THEMES
-                for fmt in ("svg", "png")} | {"examples.json"}
+                for fmt in ("svg", "png")} | set(bank_figures.file_names()) | {"examples.json"}
     notebook = json.loads((default_run_dir / "companion.ipynb").read_text())
     notebook_files = {"companion.ipynb"} | {
         output["metadata"]["filenames"]["image/png"] for cell in notebook["cells"]
