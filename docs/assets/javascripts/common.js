@@ -193,8 +193,19 @@
       (name in params ? String(params[name]) : whole));
   }
 
+  /** A seeded uniform generator on [0, 1): mulberry32, in 32-bit integer arithmetic. */
+  function mulberry32(seed) {
+    let a = seed >>> 0;
+    return function next() {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
   window.AttentionSite = {
     separator, formatNumber, fix, sig, sci, vector, parse, el, rich, uid, ready, enhance,
-    keyboardScrollable, pageWords, siteWords, fill,
+    keyboardScrollable, pageWords, siteWords, fill, mulberry32,
   };
 })();

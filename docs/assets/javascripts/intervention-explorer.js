@@ -17,7 +17,7 @@
    Three parts: state and arithmetic (pure functions), the DOM, the events. */
 (function () {
   "use strict";
-  const { el, fix, sig, sci, uid, enhance, keyboardScrollable, pageWords, fill } =
+  const { el, fix, sig, sci, uid, enhance, keyboardScrollable, pageWords, fill, mulberry32 } =
     window.AttentionSite;
 
   /* ---- State and arithmetic ------------------------------------------------ */
@@ -30,17 +30,6 @@
   const FEATURES = ["q1", "q2", "q3", "p1", "p2", "p3", "n1", "n2", "n3"];
   const COORDINATES = [0, 1, 2];
   const NO_EDITS = Object.freeze({ eraseQuery: null, erasePayload: null, shift: 0 });
-
-  /** A seeded uniform generator on [0, 1): mulberry32, in 32-bit integer arithmetic. */
-  function mulberry32(seed) {
-    let a = seed >>> 0;
-    return function next() {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   /** N standard normals by Box-Muller; u1 in (0, 1] so that log(u1) is finite. */
   function normals(random, n) {

@@ -20,6 +20,7 @@
    as the run's, not the run's numpy draws. */
 (function () {
   "use strict";
+  const { mulberry32 } = window.AttentionSite;
 
   const D = 9; // latent features, and the width of every mixed input
   const C = 3; // coordinates of a query, a key and a value
@@ -32,17 +33,6 @@
   // draws the initial W_Q and W_V and then every batch, so that the four-keys and the
   // learned-keys students of a seed start alike and see the same batches.
   const STREAMS = { training: 1, heldout: 2, keys: 3 };
-
-  /** A seeded uniform generator on [0, 1): mulberry32, in 32-bit integer arithmetic. */
-  function mulberry32(seed) {
-    let a = seed >>> 0;
-    return function next() {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   /** Standard normals of stream STREAM of SEED, one per call, in pairs: Marsaglia's
       polar method (Box-Muller without its sine and cosine, the larger part of the
@@ -412,9 +402,5 @@
 
   const api = { D, C, VARIANTS, training, response, invisibleDeparture, trainOnBatches,
                 examples };
-  if (typeof window !== "undefined") {
-    window.AttentionSite = Object.assign(window.AttentionSite || {}, { playgroundModel: api });
-  } else if (typeof module !== "undefined") {
-    module.exports = api; // node, for a quick look from the command line
-  }
+  window.AttentionSite.playgroundModel = api;
 })();
