@@ -1,16 +1,22 @@
 """The bank model's figures, one set per language (each page's own sentences label
-them): fig_<name>() writes <name>-<lang>.svg/.png and <name>-<lang>-dark.svg/.png.
+them): fig_<name>() writes <name>-<lang>.svg and <name>-<lang>-dark.svg.
+
+Each figure is one panel, at most 4.4 inches wide, so that it shows its text at a
+readable size on a phone, where the page stacks a pair of panels (bars and grid,
+one sentence's sense plane and the other's, head 1 and head 2) that a wide screen
+shows side by side. Numbers are written the page's way (decimal comma in uk and
+sv, and a true minus sign). The pages show SVG only, so no PNG is drawn.
 
 The words in them are the page's tokens and a few labels (WORDS); every number
-comes from examples.json. Colours are Okabe-Ito's, one per role of a word, each
-chosen for its background; shapes and line styles tell the roles apart as well,
-for a reader who cannot tell the colours apart.
+comes from examples.json. Symbols are Unicode in italic rather than mathtext ($...$),
+whose parser is slow; only x + hW_O needs its subscript. Colours are Okabe-Ito's, one
+per role of a word, each chosen for its background; shapes and line styles tell the
+roles apart as well, for a reader who cannot tell the colours apart.
 """
 
 from pathlib import Path
 
 import numpy as np
-from matplotlib import rc_context
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
@@ -40,6 +46,18 @@ WORDS = {
 QUOTE = {"en": "“{}”", "uk": "«{}»", "sv": "”{}”"}
 
 
+DECIMAL_MARK = {"en": ".", "uk": ",", "sv": ","}
+
+
+def number(value: float, language: str, digits: int | None = 2) -> str:
+    """VALUE as the page writes it: DIGITS decimals (None: as few as needed), the
+    language's decimal mark, and a minus sign rather than a hyphen."""
+    text = f"{value:g}" if digits is None else f"{value:.{digits}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return text.replace("-", "\N{MINUS SIGN}").replace(".", DECIMAL_MARK[language])
+
+
 def _cmap(theme: dict) -> LinearSegmentedColormap:
     """Background to blue: light cells read as little weight on either page."""
     return LinearSegmentedColormap.from_list("weights", [theme["background"], theme["scaled"]])
@@ -54,38 +72,48 @@ def _arrow(ax, start, end, colour, width=1.6, style="-", label=None, zorder=3):
         ax.plot([], [], color=colour, linewidth=width, linestyle=style, label=label)
 
 
-def _plane(ax, theme, limits, xlabel, ylabel):
+def _plane(ax, theme, language, limits, ticks, xlabel, ylabel, symbols=False):
+    """Axes of a plane at one scale, with a few ticks written the page's way; the axis
+    labels are words, or symbols (set in italic)."""
     ax.set_xlim(*limits[0])
     ax.set_ylim(*limits[1])
     ax.set_aspect("equal")
+    for axis, values in ((ax.xaxis, ticks[0]), (ax.yaxis, ticks[1])):
+        axis.set_ticks(values, [number(v, language, None) for v in values])
     ax.axhline(0, color=theme["grid"], linewidth=0.8, zorder=0)
     ax.axvline(0, color=theme["grid"], linewidth=0.8, zorder=0)
     ax.grid(True, color=theme["grid"], linewidth=0.4)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    style = "italic" if symbols else "normal"
+    ax.set_xlabel(xlabel, fontstyle=style)
+    ax.set_ylabel(ylabel, fontstyle=style)
+
+
+SENSE_LIMITS = ((-0.1, 1.55), (-0.1, 1.55))
+SENSE_TICKS = ((0, 0.5, 1, 1.5), (0, 0.5, 1, 1.5))
 
 
 def teaser(data, language, theme, roles) -> Figure:
     """Where "bank" ends up in the sense plane in each sentence: the article's result."""
     pair = data["bank"]["sentences"][language]
     senses = SENSES[language]
-    fig = Figure(figsize=(4.6, 4.0), layout="constrained")
+    fig = Figure(figsize=(3.8, 3.6), layout="constrained")
     ax = fig.add_subplot()
-    _plane(ax, theme, ((0, 1.6), (0, 1.6)), senses[0], senses[1])
-    ax.plot([0, 1.6], [0, 1.6], color=theme["reference"], linestyle=":", linewidth=1)
+    _plane(ax, theme, language, SENSE_LIMITS, SENSE_TICKS, senses[0], senses[1])
+    ax.plot([0, 1.55], [0, 1.55], color=theme["reference"], linestyle=":", linewidth=1)
     start = pair[0]["sense_before"]
     ax.plot(*start, marker="o", color=roles["ambiguous"], markersize=8, zorder=4)
     ax.annotate(WORDS[language]["start"].format(w=pair[0]["tokens"][pair[0]["ambiguous"]]),
-                start, xytext=(8, -14), textcoords="offset points", fontsize=9)
-    for number, (s, marker) in enumerate(zip(pair, ("s", "D"), strict=True), start=1):
-        colour = roles[f"clue_{number}"]
+                start, xytext=(8, -14), textcoords="offset points")
+    for index, (s, marker) in enumerate(zip(pair, ("s", "D"), strict=True), start=1):
+        colour = roles[f"clue_{index}"]
         end = s["sense_after"]
         _arrow(ax, start, end, colour, width=2)
         ax.plot(*end, marker=marker, color=colour, markersize=7, zorder=4)
         clue = QUOTE[language].format(s["tokens"][s["clue"]])
-        offset = (6, 6) if number == 1 else (-10, 8)
+        # Sentence 1 ends low and right, sentence 2 high: each label on the free side.
+        offset, align = ((-2, 9), "right") if index == 1 else ((9, -4), "left")
         ax.annotate(clue, end, xytext=offset, textcoords="offset points", color=colour,
-                    ha="left" if number == 1 else "right", fontsize=10)
+                    ha=align, va="center" if index == 2 else "bottom")
     return fig
 
 
@@ -102,28 +130,26 @@ def query_keys(data, language, theme, roles) -> Figure:
     s = data["bank"]["sentences"][language][1]
     words = WORDS[language]
     bank_word = s["tokens"][s["ambiguous"]]
-    fig = Figure(figsize=(5.6, 3.3), layout="constrained")
+    fig = Figure(figsize=(4.4, 3.0), layout="constrained")
     ax = fig.add_subplot()
-    _plane(ax, theme, ((-1.9, 3.4), (-1.3, 1.4)), "$u$", "$w$")
+    _plane(ax, theme, language, ((-1.3, 3.3), (-1.3, 1.4)), ((-1, 0, 1, 2, 3), (-1, 0, 1)),
+           "u", "w", symbols=True)
     q = np.array(s["query"])
     unit = q / np.linalg.norm(q)
     _arrow(ax, (0, 0), q, roles["query"], width=2.6,
-           label=words["query"].format(w=bank_word) + r", $q$")
+           label=words["query"].format(w=bank_word))
     for key, tokens, role in _distinct_keys(s):
-        colour = roles[role if role != "ambiguous" else "ambiguous"]
-        style = "--" if role == "plain" else "-"
-        _arrow(ax, (0, 0), key, colour, width=1.6, style=style)
+        colour = roles[role]
+        _arrow(ax, (0, 0), key, colour, width=1.6, style="--" if role == "plain" else "-")
         foot = unit * float(np.dot(key, unit))  # the key's shadow on the query's line
         ax.plot([key[0], foot[0]], [key[1], foot[1]], color=colour, linestyle=":",
                 linewidth=1)
-        label = ", ".join(tokens)
-        # Plain words' keys point down: their (long) label goes below the head.
+        # Plain words' keys point down and left: their (long) label runs right, below.
         below = role == "plain"
-        ax.annotate(label, key, xytext=(0, -6) if below else (4, 4),
-                    textcoords="offset points", color=colour,
-                    ha="center" if below else "left", va="top" if below else "bottom",
-                    fontsize=9)
-    ax.legend(frameon=False, loc="upper right", fontsize=9)
+        ax.annotate(", ".join(tokens), key, xytext=(-6, -5) if below else (4, 4),
+                    textcoords="offset points", color=colour, ha="left",
+                    va="top" if below else "bottom", fontsize=9)
+    ax.legend(frameon=False, loc="upper right", fontsize=9, handlelength=1.5)
     return fig
 
 
@@ -133,6 +159,13 @@ def _tokens_axis(ax, tokens, axis="x"):
         ax.set_xticks(ticks, tokens, rotation=40, ha="right", rotation_mode="anchor")
     if axis in ("y", "both"):
         ax.set_yticks(ticks, tokens)
+
+
+def _hatched(x, y, theme):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="////",
+                     edgecolor=theme["grid"], linewidth=0)
 
 
 def _pattern(ax, weights, tokens, theme, language):
@@ -147,99 +180,123 @@ def _pattern(ax, weights, tokens, theme, language):
                 ax.add_patch(_hatched(j, i, theme))
                 continue
             ink = theme["background"] if w[i, j] > 0.55 else theme["ink"]
-            ax.text(j, i, f"{w[i, j]:.2f}".replace(".", "," if language != "en" else "."),
-                    ha="center", va="center", fontsize=7, color=ink)
+            ax.text(j, i, number(w[i, j], language), ha="center", va="center", fontsize=8,
+                    color=ink)
     _tokens_axis(ax, tokens, "both")
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
 
 
-def _hatched(x, y, theme):
-    from matplotlib.patches import Rectangle
-
-    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="////",
-                     edgecolor=theme["grid"], linewidth=0)
+def _grid_figure() -> tuple[Figure, object]:
+    fig = Figure(figsize=(3.8, 3.7), layout="constrained")
+    return fig, fig.add_subplot()
 
 
-def softmax_pattern(data, language, theme, roles) -> Figure:
-    """Sentence 2: "bank"'s weights as bars that sum to one; the whole causal grid."""
+def bars(data, language, theme, roles) -> Figure:
+    """Sentence 2: "bank"'s attention weights as bars that sum to one."""
     s = data["bank"]["sentences"][language][1]
-    tokens = s["tokens"]
-    fig = Figure(figsize=(7.6, 3.6), layout="constrained")
-    bars, grid = fig.subplots(1, 2, width_ratios=(1, 1.1))
+    fig = Figure(figsize=(3.8, 3.7), layout="constrained")
+    ax = fig.add_subplot()
     row = s["weights"][s["ambiguous"]]
-    colours = [roles[r] for r in s["roles"]]
-    hatches = ["//" if r == "plain" else "" for r in s["roles"]]
-    for j, (w, colour, hatch) in enumerate(zip(row, colours, hatches, strict=True)):
-        bars.bar(j, w, color=colour, hatch=hatch, edgecolor=theme["background"])
-        text = f"{w:.2f}".replace(".", "," if language != "en" else ".")
-        bars.text(j, w + 0.02, text, ha="center", fontsize=8)
-    bars.set_ylim(0, 1)
-    bars.set_ylabel(r"$a_j$")
-    _tokens_axis(bars, tokens, "x")
-    bars.grid(True, axis="y", color=theme["grid"], linewidth=0.4)
-    bars.set_axisbelow(True)
-    _pattern(grid, s["weights"], tokens, theme, language)
+    for j, (w, role) in enumerate(zip(row, s["roles"], strict=True)):
+        ax.bar(j, w, color=roles[role], hatch="//" if role == "plain" else "",
+               edgecolor=theme["background"])
+        ax.text(j, w + 0.02, number(w, language), ha="center", fontsize=9)
+    ax.set_ylim(0, 1)
+    ax.set_yticks((0, 0.5, 1), [number(v, language, None) for v in (0, 0.5, 1)])
+    ax.set_ylabel("a\N{LATIN SUBSCRIPT SMALL LETTER J}", fontstyle="italic", fontsize=13)
+    _tokens_axis(ax, s["tokens"], "x")
+    ax.grid(True, axis="y", color=theme["grid"], linewidth=0.4)
+    ax.set_axisbelow(True)
     return fig
 
 
-def values_update(data, language, theme, roles) -> Figure:
-    """Both sentences in the sense plane: value arrows, their weighted sum h, and "bank"
-    moved by h (W_O writes h into the sense plane; the residual add moves the word)."""
-    pair = data["bank"]["sentences"][language]
-    senses = SENSES[language]
-    fig = Figure(figsize=(7.6, 3.9), layout="constrained")
-    axes = fig.subplots(1, 2, sharey=True)
-    for number, (ax, s) in enumerate(zip(axes, pair, strict=True), start=1):
-        _plane(ax, theme, ((-0.1, 1.5), (-0.1, 1.5)), senses[0], senses[1] if number == 1
-               else "")
+def pattern(data, language, theme, roles) -> Figure:
+    """Sentence 2: the whole causal attention matrix of head 1."""
+    s = data["bank"]["sentences"][language][1]
+    fig, ax = _grid_figure()
+    _pattern(ax, s["weights"], s["tokens"], theme, language)
+    return fig
+
+
+def values_update(index: int):
+    """Sentence INDEX (1 or 2) in the sense plane: value arrows, their weighted sum h,
+    and "bank" moved by h (W_O writes h into the sense plane; the residual add)."""
+
+    def draw(data, language, theme, roles) -> Figure:
+        s = data["bank"]["sentences"][language][index - 1]
+        senses = SENSES[language]
+        fig = Figure(figsize=(3.7, 3.8), layout="constrained")
+        ax = fig.add_subplot()
+        _plane(ax, theme, language, SENSE_LIMITS, SENSE_TICKS, senses[0], senses[1])
+        h, start, end = (np.array(s[key]) for key in ("h", "sense_before", "sense_after"))
         for j, (v, role) in enumerate(zip(s["V"], s["roles"], strict=True)):
             if role == "plain":
                 continue  # a plain word's value is the zero vector
             _arrow(ax, (0, 0), v, roles[role], width=1.2, style="--")
-            ax.annotate(f"$v$ {QUOTE[language].format(s['tokens'][j])}", v,
-                        xytext=(3, 3), textcoords="offset points", color=roles[role],
-                        fontsize=8)
+            label = QUOTE[language].format(s["tokens"][j])
+            if role == "ambiguous":  # its head is where "bank" starts: label away from
+                # the update arrow, which leaves it rightwards (1) or upwards (2)
+                offset, align, va = ((-6, 4), "right", "bottom") if index == 1 else (
+                    (6, -6), "left", "top")
+            else:
+                offset, align, va = (3, 4), "left", "bottom"
+            ax.annotate(label, v, xytext=offset, textcoords="offset points", ha=align,
+                        va=va, color=roles[role], fontsize=9)
             ax.plot(*np.array(s["contributions"][j]), marker=".", color=roles[role])
-        h, start, end = s["h"], s["sense_before"], s["sense_after"]
         _arrow(ax, (0, 0), h, roles["h"], width=2.2)
-        ax.annotate("$h$", h, xytext=(4, -10), textcoords="offset points", fontsize=10)
-        _arrow(ax, start, end, roles[f"clue_{number}"], width=2.2)
+        # h's label beside its head, on the side towards the diagonal, off the values.
+        normal = np.array((-h[1], h[0])) / np.linalg.norm(h)
+        if np.dot(normal, np.ones(2) / np.sqrt(2) - h / np.linalg.norm(h)) < 0:
+            normal = -normal
+        ax.annotate("h", h, xytext=tuple(9 * normal), textcoords="offset points",
+                    ha="center", va="center", fontsize=11, fontstyle="italic")
+        _arrow(ax, start, end, roles[f"clue_{index}"], width=2.2)
         ax.plot(*start, marker="o", color=roles["ambiguous"], markersize=7, zorder=4)
-        ax.plot(*end, marker="s" if number == 1 else "D", color=roles[f"clue_{number}"],
+        ax.plot(*end, marker="s" if index == 1 else "D", color=roles[f"clue_{index}"],
                 markersize=6, zorder=4)
-        ax.annotate(r"$x + hW_O$", end, xytext=(-4, 6), textcoords="offset points",
-                    ha="right" if number == 2 else "left", fontsize=9)
-        ax.set_title(" ".join(s["tokens"]), fontsize=9)
-    return fig
+        # The end lies near the right edge (1) or the top (2): the label inside.
+        offset, align, va = ((-2, 9), "right", "bottom") if index == 1 else (
+            (9, -2), "left", "center")
+        ax.annotate(r"$x + hW_O$", end, xytext=offset, textcoords="offset points",
+                    ha=align, va=va, fontsize=10)
+        ax.set_title(" ".join(s["tokens"]), fontsize=10)
+        return fig
+
+    return draw
 
 
-def two_heads(data, language, theme, roles) -> Figure:
-    """Sentence 2 read by both heads: two causal attention matrices side by side."""
-    s = data["bank"]["sentences"][language][1]
-    s2 = data["heads"]["sentences"][language][1]
-    fig = Figure(figsize=(7.6, 3.7), layout="constrained")
-    axes = fig.subplots(1, 2)
-    for i, (ax, weights) in enumerate(zip(axes, (s["weights"], s2["weights_2"]),
-                                          strict=True), start=1):
-        _pattern(ax, weights, s["tokens"], theme, language)
-        ax.set_title(WORDS[language]["head"].format(i=i), fontsize=10)
-    return fig
+def head_pattern(index: int):
+    """Sentence 2 read by head INDEX (1 or 2): its causal attention matrix."""
+
+    def draw(data, language, theme, roles) -> Figure:
+        weights = (data["bank"]["sentences"][language][1]["weights"] if index == 1
+                   else data["heads"]["sentences"][language][1]["weights_2"])
+        fig, ax = _grid_figure()
+        _pattern(ax, weights, data["bank"]["sentences"][language][1]["tokens"], theme,
+                 language)
+        ax.set_title(WORDS[language]["head"].format(i=index), fontsize=11)
+        return fig
+
+    return draw
 
 
 DRAWINGS = {"bank-teaser": teaser, "bank-query-keys": query_keys,
-            "bank-softmax": softmax_pattern, "bank-values": values_update,
-            "bank-heads": two_heads}
+            "bank-bars": bars, "bank-pattern": pattern,
+            "bank-values-1": values_update(1), "bank-values-2": values_update(2),
+            "bank-head-1": head_pattern(1), "bank-head-2": head_pattern(2)}
+FORMATS = ("svg",)  # the pages show SVG; nothing links a PNG of these
 
 
 def figure_function(name: str):
     def fig(data: dict, out_dir: Path) -> None:
         for language in SENTENCES:
-            for suffix, theme in THEMES.items():
-                with rc_context(style(theme)):
-                    drawing = DRAWINGS[name](data, language, theme, ROLES[suffix])
-                    figure_files.save(drawing, out_dir, f"{name}-{language}{suffix}")
+            figure_files.save_twins(
+                ((f"{name}-{language}{suffix}", style(theme),
+                  lambda theme=theme, suffix=suffix, language=language: DRAWINGS[name](
+                      data, language, theme, ROLES[suffix]), FORMATS)
+                 for suffix, theme in THEMES.items()), out_dir)
 
     fig.__name__ = f"fig_{name.replace('-', '_')}"
     return fig
@@ -250,4 +307,4 @@ FIGURES = {name: figure_function(name) for name in DRAWINGS}
 
 def file_names() -> list[str]:
     return [f"{name}-{language}{suffix}.{fmt}" for name in DRAWINGS for language in SENTENCES
-            for suffix in THEMES for fmt in ("svg", "png")]
+            for suffix in THEMES for fmt in FORMATS]

@@ -8,11 +8,10 @@ saves them) and uses no pyplot global state.
 
 from pathlib import Path
 
-from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from provenance import figures as figure_files
-from provenance.figure_style import SCHEMES
+from provenance.figure_style import DECIMAL_MARKS, SCHEMES, with_decimal_mark
 
 # The shared schemes (provenance.figure_style), in this module's terms.
 THEMES = {scheme.suffix: {"background": scheme.background, "ink": scheme.foreground,
@@ -28,7 +27,7 @@ def style(theme: dict) -> dict:
 def scaling_figure(scaling: dict, theme: dict) -> Figure:
     """Mean largest attention weight against d_k (log axis), with and without ÷√d_k."""
     d_k = scaling["d_k"]
-    fig = Figure(figsize=(5.2, 3.2), layout="constrained")
+    fig = Figure(figsize=(4.4, 3.1), layout="constrained")
     ax = fig.add_subplot()
     ax.plot(d_k, scaling["largest_unscaled"], color=theme["unscaled"],
             linestyle="--", marker="s", linewidth=1.6, label=r"$\mathrm{softmax}(qK^\top)$")
@@ -48,10 +47,13 @@ def scaling_figure(scaling: dict, theme: dict) -> Figure:
 
 
 def fig_scaling(data: dict, out_dir: Path) -> None:
-    for suffix, theme in THEMES.items():
-        with rc_context(style(theme)):
-            figure_files.save(scaling_figure(data["scaling"], theme), out_dir,
-                              f"scaling{suffix}")
+    """scaling[-dark].svg/.png, and scaling-comma[-dark].svg for the uk and sv pages."""
+    figure_files.save_twins(
+        ((f"scaling{mark}{suffix}", style(theme),
+          lambda theme=theme, mark=mark: with_decimal_mark(
+              scaling_figure(data["scaling"], theme), mark),
+          ("svg",) if mark else figure_files.FORMATS)
+         for mark in DECIMAL_MARKS for suffix, theme in THEMES.items()), out_dir)
 
 
 FIGURES = {"scaling": fig_scaling}
@@ -62,3 +64,12 @@ def write_all(data: dict, out_dir: Path) -> None:
 
     for fig_function in [*FIGURES.values(), *bank_figures.FIGURES.values()]:
         fig_function(data, out_dir)
+
+
+def file_names() -> list[str]:
+    """The files write_all writes: the scaling figure's (points as SVG and PNG, commas
+    as SVG; light and dark) and the bank figures'."""
+    from examples import bank_figures
+
+    return [f"scaling{mark}{suffix}.{fmt}" for mark in DECIMAL_MARKS for suffix in THEMES
+            for fmt in (("svg",) if mark else figure_files.FORMATS)] + bank_figures.file_names()

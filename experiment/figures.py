@@ -23,7 +23,14 @@ from matplotlib.ticker import NullFormatter
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 from provenance import figures as figure_files
-from provenance.figure_style import DARK, LIGHT, SCHEMES, Scheme  # noqa: F401 (callers name them here)
+from provenance.figure_style import (  # noqa: F401 (callers name DARK and LIGHT here)
+    DARK,
+    DECIMAL_MARKS,
+    LIGHT,
+    SCHEMES,
+    Scheme,
+    with_decimal_mark,
+)
 
 SEED_LINESTYLES = ["-", "--", ":", "-."]
 SEED_MARKERS = ["o", "s", "^", "D", "v", "P"]
@@ -59,7 +66,7 @@ def heatmap(ax, response, column_symbol: str, scheme: Scheme, limit: float,
                       interpolation="none")
     if numbers:
         for (row, column), value in np.ndenumerate(values):
-            text = f"{value:.2f}".replace("-0.00", "0.00")
+            text = f"{value:.2f}".replace("-0.00", "0.00").replace("-", "\N{MINUS SIGN}")
             ax.text(column, row, text, ha="center", va="center", fontsize=9,
                     color=readable_on(image.cmap(image.norm(value))))
     ax.set_xticks(range(values.shape[1]), [subscript(column_symbol, j + 1) for j in range(3)],
@@ -222,6 +229,11 @@ def early_steps(ax, results: dict, scheme: Scheme) -> None:
         spine.set_edgecolor(scheme.foreground)
 
 
+# The key geometry's labels: the figure is as wide as the column, so on a phone it is
+# shown at half its size, and a label must stay readable there.
+LABEL_SIZE = 15
+
+
 def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
     """A 3-D view of query space: the three coordinate axes through 0, no panes."""
     for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
@@ -233,7 +245,7 @@ def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
         end[k] = limit
         ax.plot(*zip(-end, end, strict=True), color=scheme.grid, linewidth=0.8)
         ax.text(*(1.08 * end), subscript("q", k + 1), color=scheme.reference,
-                fontstyle="italic", ha="center", va="center")
+                fontstyle="italic", ha="center", va="center", fontsize=LABEL_SIZE)
     ax.set_xlim(-limit, limit), ax.set_ylim(-limit, limit), ax.set_zlim(-limit, limit)
     ax.set_box_aspect((1, 1, 1), zoom=1.3)
     # A view in which no key hides behind another or behind the origin.
@@ -252,7 +264,7 @@ def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool
     if labels:
         for i, key in enumerate(keys):
             ax.text(*(1.3 * key), subscript("k", i + 1), color=scheme.foreground,
-                    fontstyle="italic", ha="center", va="center")
+                    fontstyle="italic", ha="center", va="center", fontsize=LABEL_SIZE)
 
 
 def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
@@ -279,7 +291,8 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
     three.quiver(*centre, *(1.2 * direction), color=scheme.seed_colours[1], linewidth=2.0,
                  arrow_length_ratio=0.2)
     three.text(*(centre + 1.38 * direction), "u", color=scheme.seed_colours[1],
-               fontstyle="italic", fontweight="bold", ha="center", va="center")
+               fontstyle="italic", fontweight="bold", ha="center", va="center",
+               fontsize=LABEL_SIZE)
     for k, seed in enumerate(seeds):
         learned = np.asarray(seed["keys"])
         reach = max(float(np.abs(learned).max()), float(np.abs(fixed).max())) * 1.25
@@ -290,13 +303,14 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
         _keys_drawn(ax, learned, colour, SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
                     SEED_MARKERS[k % len(SEED_MARKERS)], False, scheme)
         ax.text2D(0.02, 0.92, f"s = {seed['seed']}", transform=ax.transAxes,
-                  fontstyle="italic", color=scheme.foreground)
+                  fontstyle="italic", color=scheme.foreground, fontsize=LABEL_SIZE)
     return fig
 
 
 class Drawing(NamedTuple):
     variant: str  # the variant whose results it draws: it can be drawn once that is measured
     build: Callable[[dict, Scheme], Figure]
+    decimals: bool = True  # it prints decimal numbers, so it has a decimal-comma twin
 
 
 FIGURES = {
@@ -306,25 +320,30 @@ FIGURES = {
     "training_snapshots": Drawing("main", fig_training_snapshots),
     "learned_keys_query_responses": Drawing("learned_keys", fig_learned_keys_query_responses),
     # Drawn once the three-keys student is in: it needs the learned keys and u.
-    "key_geometry": Drawing("three_keys", fig_key_geometry),
+    "key_geometry": Drawing("three_keys", fig_key_geometry, decimals=False),
     "three_keys_query_response": Drawing("three_keys", fig_three_keys_query_response),
 }
 
 
 def write(name: str, results: dict, out_dir: Path) -> list[str]:
-    """Write figure NAME in every scheme as SVG and PNG; return the file names. The
-    schemes differ in colour only: the first is laid out, the others take its layout."""
-    written, positions = [], None
-    for scheme in SCHEMES:
-        with rc_context(style(scheme)):
-            fig = FIGURES[name].build(results, scheme)
-            if positions is not None:
-                fig.set_layout_engine("none")
-                for ax, position in zip(fig.axes, positions, strict=True):
-                    ax.set_position(position)
-            written += figure_files.save(fig, out_dir, name + scheme.suffix)
-            positions = [ax.get_position() for ax in fig.axes]
-    return written
+    """Write figure NAME in every scheme as SVG and PNG, and, if it prints decimals,
+    with a decimal comma as SVG (<name>-comma.svg: the uk and sv pages); return the
+    file names."""
+    drawing = FIGURES[name]
+    marks = DECIMAL_MARKS if drawing.decimals else DECIMAL_MARKS[:1]
+    return figure_files.save_twins(
+        ((name + mark + scheme.suffix, style(scheme),
+          lambda scheme=scheme, mark=mark: with_decimal_mark(
+              drawing.build(results, scheme), mark),
+          ("svg",) if mark else figure_files.FORMATS)
+         for mark in marks for scheme in SCHEMES), out_dir)
+
+
+def file_names(name: str) -> list[str]:
+    """The files write(NAME, ...) writes."""
+    marks = DECIMAL_MARKS if FIGURES[name].decimals else DECIMAL_MARKS[:1]
+    return [f"{name}{mark}{scheme.suffix}.{fmt}" for mark in marks for scheme in SCHEMES
+            for fmt in (("svg",) if mark else figure_files.FORMATS)]
 
 
 def write_variant(variant: str, results: dict, out_dir: Path) -> list[str]:

@@ -7,9 +7,12 @@ colour-blind safe in both schemes: Okabe-Ito lines, which the figures also tell
 apart by line style and marker, and heat maps in PuOr's orange against purple.
 """
 
+import re
 from typing import NamedTuple
 
-from matplotlib import colormaps, colors
+from matplotlib import colormaps, colors, ticker
+from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 
 class Scheme(NamedTuple):
@@ -40,3 +43,47 @@ DARK = Scheme(
     seed_colours=("#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#D55E00"),
 )
 SCHEMES = (LIGHT, DARK)
+
+
+# The pages' decimal marks: a figure that prints decimals is drawn twice, with points
+# (the English page and the downloads) and with commas (the Ukrainian and Swedish
+# pages), as <name>-comma.svg.
+DECIMAL_COMMA = "-comma"
+DECIMAL_MARKS = ("", DECIMAL_COMMA)  # file-name parts: points, commas
+NUMBER = re.compile(r"[\N{MINUS SIGN}-]?\d+\.\d+")
+
+
+class _CommaFormatter(ticker.Formatter):
+    """A tick formatter's labels with a decimal comma."""
+
+    def __init__(self, inner: ticker.Formatter):
+        self.inner = inner
+
+    def set_axis(self, axis) -> None:
+        super().set_axis(axis)
+        self.inner.set_axis(axis)
+
+    def set_locs(self, locs) -> None:
+        self.inner.set_locs(locs)
+
+    def __call__(self, value, position=None) -> str:
+        return self.inner(value, position).replace(".", ",")
+
+    def get_offset(self) -> str:
+        return self.inner.get_offset().replace(".", ",")
+
+
+def with_decimal_mark(fig: Figure, mark: str) -> Figure:
+    """FIG as it is (MARK ""), or with a decimal comma (MARK DECIMAL_COMMA) in every
+    tick label and in every text that is a number."""
+    if mark != DECIMAL_COMMA:
+        return fig
+    # The figure's axes, colour bars' among them, and insets (which are the axes' own)
+    for ax in [*fig.axes, *(inset for parent in fig.axes for inset in parent.child_axes)]:
+        # x and y (and z in 3-D)
+        for axis in (ax.xaxis, ax.yaxis, *([ax.zaxis] if hasattr(ax, "zaxis") else [])):
+            axis.set_major_formatter(_CommaFormatter(axis.get_major_formatter()))
+    for text in fig.findobj(Text):
+        if NUMBER.fullmatch(text.get_text()):
+            text.set_text(text.get_text().replace(".", ","))
+    return fig

@@ -2,13 +2,15 @@
 
 style() gives the settings that make them reproducible: a fixed SVG hash salt,
 text as paths (no font needed to show them), one font; save() writes a figure as
-<name>.svg and <name>.png without a date or software version in the metadata,
+<name>.svg and <name>.png (or one of them) without a date or software version in the metadata,
 each file atomically.
 """
 
 import io
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from provenance.files import atomic_write
@@ -36,15 +38,41 @@ def style(salt: str, background: str, ink: str) -> dict:
     }
 
 
-def save(fig: Figure, out_dir: Path, name: str) -> list[str]:
-    """Write <name>.svg and <name>.png atomically; return their file names. FIG is
-    left without a layout engine: it keeps the layout of its first save."""
+METADATA = {"svg": {"Date": None}, "png": {"Software": None}}
+
+
+FORMATS = ("svg", "png")
+
+
+def save(fig: Figure, out_dir: Path, name: str, formats=FORMATS) -> list[str]:
+    """Write <name>.<format> for each of FORMATS atomically; return their file names.
+    FIG is left without a layout engine: it keeps the layout of its first save."""
     written = []
-    for fmt, metadata in (("svg", {"Date": None}), ("png", {"Software": None})):
+    for fmt in formats:
+        metadata = METADATA[fmt]
         buffer = io.BytesIO()
         fig.savefig(buffer, format=fmt, dpi=PNG_DPI, metadata=metadata)
         # Laid out once: the PNG keeps the SVG's positions (a fifth of the drawing time).
         fig.set_layout_engine("none")
         atomic_write(Path(out_dir) / f"{name}.{fmt}", buffer.getvalue())
         written.append(f"{name}.{fmt}")
+    return written
+
+
+def save_twins(drawings: Iterable[tuple[str, dict, Callable[[], Figure], tuple[str, ...]]],
+               out_dir: Path) -> list[str]:
+    """Save one figure's twins, each (name, rc settings, build, formats) with BUILD run
+    under its settings; return the file names. Twins differ in colour or in decimal
+    mark only, so the first is laid out and the others take its axes' positions (a
+    layout is most of a drawing's time)."""
+    written, positions = [], None
+    for name, settings, build, formats in drawings:
+        with rc_context(settings):
+            fig = build()
+            if positions is not None:
+                fig.set_layout_engine("none")
+                for ax, position in zip(fig.axes, positions, strict=True):
+                    ax.set_position(position)
+            written += save(fig, out_dir, name, formats)
+            positions = [ax.get_position() for ax in fig.axes]
     return written

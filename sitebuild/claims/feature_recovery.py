@@ -605,13 +605,20 @@ def _drop_last_figure(values) -> None:
                                            if not name.startswith(last)])
 
 
+# The one named figure that prints no decimals, so it has no decimal-comma twin.
+WITHOUT_DECIMALS = "key_geometry"
+
+
 @claim(refute=_drop_last_figure)
 def run_writes_the_seven_named_figures(values) -> str:
     """The run wrote results.json and the seven figures the page names, each as SVG and
-    PNG and each with a dark twin, and nothing else."""
+    PNG and each with a dark twin, all but key_geometry also as SVG with decimal commas
+    (light and dark), and nothing else."""
     files = lookup(values, "experiment.files")
     named = {"results.json"} | {f"{figure}{twin}.{fmt}" for figure in NAMED_FIGURES
-                                for twin in ("", "-dark") for fmt in ("svg", "png")}
+                                for twin in ("", "-dark") for fmt in ("svg", "png")} | {
+        f"{figure}-comma{twin}.svg" for figure in NAMED_FIGURES if figure != WITHOUT_DECIMALS
+        for twin in ("", "-dark")}
     return require(len(NAMED_FIGURES) == 7 and set(files) == named,
                    f"files the run wrote that the page does not name: "
                    f"{sorted(set(files) - named) or 'none'}; named but not written: "

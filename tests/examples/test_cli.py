@@ -6,12 +6,10 @@ from __future__ import annotations
 import torch
 
 import examples.__main__ as cli
-from examples import bank_figures
-from examples.figures import FIGURES, THEMES
+from examples.figures import file_names
 from tests.project import run_computation
 
-FIGURE_FILES = sorted([f"{name}{suffix}.{fmt}" for name in FIGURES for suffix in THEMES
-                       for fmt in ("svg", "png")] + bank_figures.file_names())
+FIGURE_FILES = sorted(file_names())
 
 
 def test_it_writes_the_examples_and_every_figure_in_both_schemes(examples_dir):

@@ -9,7 +9,7 @@ import pytest
 
 from experiment import results as results_module
 from experiment.__main__ import main
-from experiment.figures import FIGURES, SCHEMES
+from experiment.figures import FIGURES, file_names
 from provenance.files import atomic_write
 from tests.experiment.cli import run_cli
 from tests.project import ROOT
@@ -24,8 +24,7 @@ def without_timing(path):
 
 
 def figure_files():
-    return [f"{name}{scheme.suffix}.{fmt}" for name in FIGURES for scheme in SCHEMES
-            for fmt in ("svg", "png")]
+    return [file for name in FIGURES for file in file_names(name)]
 
 
 def test_two_runs_are_identical_outside_timing(tmp_path):

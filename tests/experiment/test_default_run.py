@@ -11,11 +11,9 @@ import pytest
 import torch
 from matplotlib.colors import to_hex
 
-from examples import bank_figures
-from examples.figures import FIGURES as EXAMPLE_FIGURES
-from examples.figures import THEMES
+from examples.figures import file_names as example_file_names
 from experiment.config import Config
-from experiment.figures import FIGURES, SCHEMES
+from experiment.figures import FIGURES, SCHEMES, file_names
 from experiment.results import load_schema, source_hash
 from sitebuild.claims.feature_recovery import VISIBLE_ENTRY
 
@@ -113,11 +111,9 @@ def test_snapshots_run_from_the_initial_maps_to_the_trained_ones(default_run):
 
 def test_the_site_publishes_exactly_the_files_results_json_lists(default_run,
                                                                   default_run_dir: Path):
-    expected = {f"{name}{scheme.suffix}.{fmt}" for name in FIGURES for scheme in SCHEMES
-                for fmt in ("svg", "png")} | {"results.json"}
+    expected = {file for name in FIGURES for file in file_names(name)} | {"results.json"}
     assert set(default_run["files"]) == expected
-    examples = {f"{name}{suffix}.{fmt}" for name in EXAMPLE_FIGURES for suffix in THEMES
-                for fmt in ("svg", "png")} | set(bank_figures.file_names()) | {"examples.json"}
+    examples = set(example_file_names()) | {"examples.json"}
     notebook = json.loads((default_run_dir / "companion.ipynb").read_text())
     notebook_files = {"companion.ipynb"} | {
         output["metadata"]["filenames"]["image/png"] for cell in notebook["cells"]

@@ -1,4 +1,5 @@
-"""Figures hold symbols and numbers only, so one file per scheme serves every language."""
+"""Figures hold symbols and numbers only, so one file per scheme serves every language
+(and, for a figure that prints decimals, one more with decimal commas)."""
 
 import re
 
@@ -6,7 +7,8 @@ import pytest
 from matplotlib import rc_context
 from matplotlib.text import Text
 
-from experiment.figures import FIGURES, SCHEMES, SYMBOLS, style
+from experiment.figures import FIGURES, LIGHT, SCHEMES, SYMBOLS, style
+from provenance.figure_style import DECIMAL_COMMA, with_decimal_mark
 
 # A number as the figures print it: a minus (hyphen or U+2212), digits, a point, perhaps
 # a superscript exponent (10⁻³⁰), or a vulgar fraction.
@@ -50,3 +52,37 @@ def test_figures_hold_no_words(default_run, name, scheme):
     shown = [t.get_text() for t in fig.findobj(Text) if t.get_visible()]
     assert any(shown), "the figure shows no text at all: the check would be empty"
     assert [text for text in shown if not is_symbol_or_number(text)] == []
+
+
+def shown_texts(fig) -> list[str]:
+    fig.draw_without_rendering()
+    return [t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [name for name in FIGURES if FIGURES[name].decimals])
+def test_a_decimal_comma_twin_writes_every_decimal_with_a_comma(default_run, name):
+    with rc_context(style(LIGHT)):
+        points = shown_texts(FIGURES[name].build(default_run, LIGHT))
+        commas = shown_texts(with_decimal_mark(FIGURES[name].build(default_run, LIGHT),
+                                               DECIMAL_COMMA))
+    decimal = re.compile(r"\d[.,]\d")
+    assert any(decimal.search(text) for text in points), "it prints no decimals at all"
+    assert [text for text in commas if re.search(r"\d\.\d", text)] == []
+    assert commas == [text.replace(".", ",") for text in points]  # nothing else changes
+
+
+@pytest.mark.slow
+def test_the_figure_marked_without_decimals_prints_none(default_run):
+    for name in (name for name in FIGURES if not FIGURES[name].decimals):
+        with rc_context(style(LIGHT)):
+            shown = shown_texts(FIGURES[name].build(default_run, LIGHT))
+        assert [text for text in shown if re.search(r"\d\.\d", text)] == [], name
+
+
+@pytest.mark.slow
+def test_printed_entries_take_a_minus_sign_not_a_hyphen(default_run):
+    with rc_context(style(LIGHT)):
+        shown = shown_texts(FIGURES["three_keys_query_response"].build(default_run, LIGHT))
+    assert any(text.startswith("\N{MINUS SIGN}") for text in shown)
+    assert not any(text.startswith("-") for text in shown)
