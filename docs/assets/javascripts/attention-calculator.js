@@ -138,12 +138,15 @@
       root.append(group);
       return { group, line, handle, label };
     });
-    // The ambiguous word's own key, drawn but moved with its query.
+    // The ambiguous word's own key, drawn (and named) but moved with its query.
     const ownKey = svg("line", { x1: 0, y1: 0, class: "calculator__arrow calculator__own-key" });
+    const ownLabel = svg("text", { class: "calculator__label calculator__own-label" });
+    ownLabel.textContent = bank.sentence.tokens[bank.ambiguous];
     root.prepend(ownKey);
+    root.append(ownLabel);
     const figure = el("figure", { class: "calculator__figure" }, root,
                       el("figcaption", {}, rich(words.plane)));
-    return { figure, root, arrows, ownKey };
+    return { figure, root, arrows, ownKey, ownLabel };
   }
 
   /** Where in the plane's coordinates (y up) a pointer EVENT is. */
@@ -208,13 +211,15 @@
     arrow.line.setAttribute("y2", -y);
     arrow.handle.setAttribute("cx", x);
     arrow.handle.setAttribute("cy", -y);
-    // Below a head that points down (long labels: centred), else above it, towards
-    // the middle of the plane.
+    // Above a head, centred over its handle (ending or starting at it near the plane's
+    // right or left edge, to stay inside); below a head that points down, running
+    // away from the vertical axis, which a long label would otherwise cross.
     const below = y < -0.3;
-    const anchor = below ? "middle" : x > 0.5 ? "end" : "start";
-    const shift = { middle: 0, end: -0.3, start: 0.3 }[anchor];
-    arrow.label.setAttribute("x", Math.min(Math.max(x + shift, -2.2), 2.2));
-    arrow.label.setAttribute("y", below || y > 2.8 ? -y + 0.7 : -y - 0.3);
+    const anchor = below ? (x < 0 ? "end" : "start")
+      : x > 2.2 ? "end" : x < -2.2 ? "start" : "middle";
+    const shift = below ? { end: 0.2, start: -0.2 }[anchor] : 0;
+    arrow.label.setAttribute("x", x + shift);
+    arrow.label.setAttribute("y", below || y > 2.8 ? -y + 0.7 : -y - 0.4);
     arrow.label.setAttribute("text-anchor", anchor);
     arrow.label.textContent = text;
   }
@@ -248,6 +253,9 @@
     const own = stages.K[bank.ambiguous];
     dom.plane.ownKey.setAttribute("x2", own[0]);
     dom.plane.ownKey.setAttribute("y2", -own[1]);
+    // Beside its tip, on the left: the clue's label sits above the clue's head, right.
+    dom.plane.ownLabel.setAttribute("x", own[0] - 0.15);
+    dom.plane.ownLabel.setAttribute("y", -own[1]);
 
     const row = stages.weights[bank.ambiguous];
     dom.rows.forEach((r, j) => {
