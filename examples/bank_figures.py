@@ -289,14 +289,17 @@ DRAWINGS = {"bank-teaser": teaser, "bank-query-keys": query_keys,
 FORMATS = ("svg",)  # the pages show SVG; nothing links a PNG of these
 
 
+def _twins(name: str, language: str) -> list[figure_files.Twin]:
+    return figure_files.twins(f"{name}-{language}", THEMES, formats=FORMATS)
+
+
 def figure_function(name: str):
     def fig(data: dict, out_dir: Path) -> None:
         for language in SENTENCES:
             figure_files.save_twins(
-                ((f"{name}-{language}{suffix}", style(theme),
-                  lambda theme=theme, suffix=suffix, language=language: DRAWINGS[name](
-                      data, language, theme, ROLES[suffix]), FORMATS)
-                 for suffix, theme in THEMES.items()), out_dir)
+                _twins(name, language), lambda twin: style(THEMES[twin.suffix]),
+                lambda twin, language=language: DRAWINGS[name](
+                    data, language, THEMES[twin.suffix], ROLES[twin.suffix]), out_dir)
 
     fig.__name__ = f"fig_{name.replace('-', '_')}"
     return fig
@@ -306,5 +309,5 @@ FIGURES = {name: figure_function(name) for name in DRAWINGS}
 
 
 def file_names() -> list[str]:
-    return [f"{name}-{language}{suffix}.{fmt}" for name in DRAWINGS for language in SENTENCES
-            for suffix in THEMES for fmt in FORMATS]
+    return [file for name in DRAWINGS for language in SENTENCES
+            for file in figure_files.file_names(_twins(name, language))]

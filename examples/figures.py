@@ -1,8 +1,10 @@
 """Figures of the attention article: fig_<name>() writes <name>.svg/.png, drawn for
 a light page, and <name>-dark.svg/.png, drawn for a dark one (not inverted).
 
-Figures hold symbols only, no words, so one file serves every language; the
-pages' captions say what to look at. Output is deterministic (provenance.figures
+The scaling figure holds symbols only, no words, so one file serves every language
+but for the decimal mark: scaling-comma[-dark].svg is the uk and sv pages'. The
+bank model's figures (bank_figures) carry each page's words. The pages' captions
+say what to look at. Output is deterministic (provenance.figures
 saves them) and uses no pyplot global state.
 """
 
@@ -46,14 +48,16 @@ def scaling_figure(scaling: dict, theme: dict) -> Figure:
     return fig
 
 
+def _scaling_twins() -> list[figure_files.Twin]:
+    return figure_files.twins("scaling", THEMES, DECIMAL_MARKS)
+
+
 def fig_scaling(data: dict, out_dir: Path) -> None:
     """scaling[-dark].svg/.png, and scaling-comma[-dark].svg for the uk and sv pages."""
     figure_files.save_twins(
-        ((f"scaling{mark}{suffix}", style(theme),
-          lambda theme=theme, mark=mark: with_decimal_mark(
-              scaling_figure(data["scaling"], theme), mark),
-          ("svg",) if mark else figure_files.FORMATS)
-         for mark in DECIMAL_MARKS for suffix, theme in THEMES.items()), out_dir)
+        _scaling_twins(), lambda twin: style(THEMES[twin.suffix]),
+        lambda twin: with_decimal_mark(scaling_figure(data["scaling"], THEMES[twin.suffix]),
+                                       twin.mark), out_dir)
 
 
 FIGURES = {"scaling": fig_scaling}
@@ -67,9 +71,7 @@ def write_all(data: dict, out_dir: Path) -> None:
 
 
 def file_names() -> list[str]:
-    """The files write_all writes: the scaling figure's (points as SVG and PNG, commas
-    as SVG; light and dark) and the bank figures'."""
+    """The files write_all writes: the scaling figure's and the bank figures'."""
     from examples import bank_figures
 
-    return [f"scaling{mark}{suffix}.{fmt}" for mark in DECIMAL_MARKS for suffix in THEMES
-            for fmt in (("svg",) if mark else figure_files.FORMATS)] + bank_figures.file_names()
+    return figure_files.file_names(_scaling_twins()) + bank_figures.file_names()

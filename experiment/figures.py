@@ -4,7 +4,9 @@ fig_<name>(results, scheme) builds the Figure; write(name, results, out_dir)
 saves <name>.svg and <name>.png, and <name>-dark.svg and <name>-dark.png drawn
 for a dark page (its own background and colours, not an inversion). Figures
 hold symbols and numbers only, no words, so one file per scheme serves every
-language; the site's captions say what to look at. Colours are colour-blind
+language, but for the decimal mark: a figure that prints decimals has
+<name>-comma.svg and <name>-comma-dark.svg too, for the uk and sv pages. The
+site's captions say what to look at. Colours are colour-blind
 safe in both schemes (Okabe-Ito lines, which also differ by line style and
 marker; heat maps in PuOr's orange against purple). Output is
 deterministic (provenance.figures saves them) and uses no pyplot global state.
@@ -325,25 +327,27 @@ FIGURES = {
 }
 
 
+SCHEME_OF = {scheme.suffix: scheme for scheme in SCHEMES}
+
+
+def _twins(name: str) -> list[figure_files.Twin]:
+    return figure_files.twins(name, SCHEME_OF, DECIMAL_MARKS if FIGURES[name].decimals
+                              else DECIMAL_MARKS[:1])
+
+
 def write(name: str, results: dict, out_dir: Path) -> list[str]:
     """Write figure NAME in every scheme as SVG and PNG, and, if it prints decimals,
     with a decimal comma as SVG (<name>-comma.svg: the uk and sv pages); return the
     file names."""
-    drawing = FIGURES[name]
-    marks = DECIMAL_MARKS if drawing.decimals else DECIMAL_MARKS[:1]
     return figure_files.save_twins(
-        ((name + mark + scheme.suffix, style(scheme),
-          lambda scheme=scheme, mark=mark: with_decimal_mark(
-              drawing.build(results, scheme), mark),
-          ("svg",) if mark else figure_files.FORMATS)
-         for mark in marks for scheme in SCHEMES), out_dir)
+        _twins(name), lambda twin: style(SCHEME_OF[twin.suffix]),
+        lambda twin: with_decimal_mark(FIGURES[name].build(results, SCHEME_OF[twin.suffix]),
+                                       twin.mark), out_dir)
 
 
 def file_names(name: str) -> list[str]:
     """The files write(NAME, ...) writes."""
-    marks = DECIMAL_MARKS if FIGURES[name].decimals else DECIMAL_MARKS[:1]
-    return [f"{name}{mark}{scheme.suffix}.{fmt}" for mark in marks for scheme in SCHEMES
-            for fmt in (("svg",) if mark else figure_files.FORMATS)]
+    return figure_files.file_names(_twins(name))
 
 
 def write_variant(variant: str, results: dict, out_dir: Path) -> list[str]:

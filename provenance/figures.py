@@ -2,17 +2,20 @@
 
 style() gives the settings that make them reproducible: a fixed SVG hash salt,
 text as paths (no font needed to show them), one font; save() writes a figure as
-<name>.svg and <name>.png (or one of them) without a date or software version in the metadata,
-each file atomically.
+<name>.svg and <name>.png (or one of them) without a date or software version in
+the metadata, each file atomically; twins() names a figure's twins, which
+save_twins() writes.
 """
 
 import io
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
+from provenance.figure_style import DECIMAL_COMMA
 from provenance.files import atomic_write
 
 PNG_DPI = 150
@@ -39,8 +42,6 @@ def style(salt: str, background: str, ink: str) -> dict:
 
 
 METADATA = {"svg": {"Date": None}, "png": {"Software": None}}
-
-
 FORMATS = ("svg", "png")
 
 
@@ -52,27 +53,46 @@ def save(fig: Figure, out_dir: Path, name: str, formats=FORMATS) -> list[str]:
         metadata = METADATA[fmt]
         buffer = io.BytesIO()
         fig.savefig(buffer, format=fmt, dpi=PNG_DPI, metadata=metadata)
-        # Laid out once: the PNG keeps the SVG's positions (a fifth of the drawing time).
+        # Laid out once: the PNG keeps the SVG's positions rather than laying out again.
         fig.set_layout_engine("none")
         atomic_write(Path(out_dir) / f"{name}.{fmt}", buffer.getvalue())
         written.append(f"{name}.{fmt}")
     return written
 
 
-def save_twins(drawings: Iterable[tuple[str, dict, Callable[[], Figure], tuple[str, ...]]],
-               out_dir: Path) -> list[str]:
-    """Save one figure's twins, each (name, rc settings, build, formats) with BUILD run
-    under its settings; return the file names. Twins differ in colour or in decimal
-    mark only, so the first is laid out and the others take its axes' positions (a
-    layout is most of a drawing's time)."""
+class Twin(NamedTuple):
+    stem: str  # the file name without its extension
+    suffix: str  # the colour scheme's part of it ("" or "-dark")
+    mark: str  # the decimal mark's ("" or DECIMAL_COMMA)
+    formats: tuple[str, ...]
+
+
+def twins(name: str, suffixes, marks=("",), formats=FORMATS) -> list[Twin]:
+    """Figure NAME's files: one twin per decimal mark and scheme suffix, in FORMATS;
+    a decimal-comma twin as SVG only (the uk and sv pages show it; the downloads are
+    the twins with points)."""
+    return [Twin(f"{name}{mark}{suffix}", suffix, mark,
+                 ("svg",) if mark == DECIMAL_COMMA else tuple(formats))
+            for mark in marks for suffix in suffixes]
+
+
+def file_names(figure_twins: Iterable[Twin]) -> list[str]:
+    return [f"{twin.stem}.{fmt}" for twin in figure_twins for fmt in twin.formats]
+
+
+def save_twins(figure_twins: Iterable[Twin], settings: Callable[[Twin], dict],
+               build: Callable[[Twin], Figure], out_dir: Path) -> list[str]:
+    """Save each of a figure's twins: BUILD(twin) drawn under the rc SETTINGS(twin);
+    return the file names. Twins differ in colour or decimal mark only, so the first
+    is laid out and the others take its axes' positions: one layout per figure."""
     written, positions = [], None
-    for name, settings, build, formats in drawings:
-        with rc_context(settings):
-            fig = build()
+    for twin in figure_twins:
+        with rc_context(settings(twin)):
+            fig = build(twin)
             if positions is not None:
                 fig.set_layout_engine("none")
                 for ax, position in zip(fig.axes, positions, strict=True):
                     ax.set_position(position)
-            written += save(fig, out_dir, name, formats)
+            written += save(fig, out_dir, twin.stem, twin.formats)
             positions = [ax.get_position() for ax in fig.axes]
     return written
