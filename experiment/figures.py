@@ -348,9 +348,3 @@ def write(name: str, results: dict, out_dir: Path) -> list[str]:
 def file_names(name: str) -> list[str]:
     """The files write(NAME, ...) writes."""
     return figure_files.file_names(_twins(name))
-
-
-def write_variant(variant: str, results: dict, out_dir: Path) -> list[str]:
-    """Write every figure of VARIANT; return the file names."""
-    return [file for name, drawing in FIGURES.items() if drawing.variant == variant
-            for file in write(name, results, out_dir)]
