@@ -1,6 +1,6 @@
 """Print speed and memory figures of the site build; assert nothing.
 
-    python benchmarks/bench_site.py [--pairs 3] [--baseline ee98185]
+    python benchmarks/bench_site.py [--pairs 3] [--baseline ee98185] [--no-serve]
 
 1. A clean `mkdocs build --strict` of a copy of the project, against the build of
    commit BASELINE (ee98185, the first edition: issue 10's reference) in the same
@@ -9,7 +9,9 @@
    their ratio (issue 10's target: <= 0.7). For the current project also: how its
    last build splits between the computations (the notebook's one execution is
    one of them), mkdocs-jupyter's rendering of its three pages and the rest of
-   MkDocs, and the peak memory of the build's process tree (sampled every 20 ms).
+   MkDocs, the peak memory of the build's process tree (sampled every 20 ms), and
+   the CPU time of each build's process tree: divided by the cores, the least wall
+   time that its work allows.
 2. `mkdocs serve` on the copy: the rebuild of every language after a prose edit
    (no computation and no notebook runs again), and after a code edit of the
    experiment (the experiment and the notebook run again).
@@ -24,6 +26,7 @@ import argparse
 import contextlib
 import io
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -46,13 +49,16 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 BASELINE = "ee98185"
 
 
-class PeakMemory(threading.Thread):
-    """The largest sum of resident memory over a process and its descendants."""
+class TreeSampler(threading.Thread):
+    """The largest sum of resident memory over a process and its descendants, and the
+    CPU seconds each member had used when last seen (a member that ends within a
+    sample's interval loses at most that interval)."""
 
     def __init__(self, pid: int):
         super().__init__(daemon=True)
         self.process = psutil.Process(pid)
         self.peak = 0
+        self.cpu: dict[int, tuple[str, float]] = {}  # pid -> (part, user + system seconds)
         self.done = threading.Event()
 
     def run(self) -> None:
@@ -63,16 +69,41 @@ class PeakMemory(threading.Thread):
                 for member in tree:
                     with contextlib.suppress(psutil.Error):
                         total += member.memory_info().rss
+                        used = member.cpu_times()
+                        part = self.cpu.get(member.pid, (None,))[0] or _part(member)
+                        self.cpu[member.pid] = (part, used.user + used.system)
                 self.peak = max(self.peak, total)
             except psutil.Error:
                 return
             time.sleep(0.02)
+
+    def cpu_by_part(self) -> dict[str, float]:
+        parts: dict[str, float] = {}
+        for part, seconds in self.cpu.values():
+            parts[part] = parts.get(part, 0.0) + seconds
+        return parts
+
+
+def _part(member: psutil.Process) -> str:
+    """What a process of the build is: MkDocs, a computation, its figure worker, the
+    notebook's kernel."""
+    command = member.cmdline()
+    if "ipykernel_launcher" in command:
+        return "notebook kernel"
+    if any("multiprocessing" in word for word in command):
+        return "figure worker"
+    for package in ("experiment", "examples", "companion"):
+        if package in command:
+            return package
+    return "mkdocs"
 
 
 @dataclass
 class Build:
     seconds: float
     peak_memory: int  # bytes
+    cpu_seconds: float  # user + system of the whole process tree
+    cpu_by_part: dict[str, float]  # sampled: mkdocs, each computation, ...
     lines: list[str]  # what the build printed (--verbose)
     stamps: list[float]  # seconds from the start to each line
 
@@ -85,21 +116,26 @@ def clean_build(project: Path) -> Build:
     # --verbose makes MkDocs and the plugins log what the split needs.
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--verbose",
                "--site-dir", str(site_dir)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=project, env=ENV, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
-    memory = PeakMemory(process.pid)
-    memory.start()
+    sampler = TreeSampler(process.pid)
+    sampler.start()
     lines, stamps = [], []
     for line in process.stdout:
         stamps.append(time.perf_counter() - start)
         lines.append(line)
     process.wait()
-    memory.done.set()
-    memory.join()
+    seconds = time.perf_counter() - start
+    sampler.done.set()
+    sampler.join()
+    # Every process of the tree is waited for by its parent, so its CPU time adds up here.
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if process.returncode != 0:
         sys.exit(f"the build of {project} failed:\n" + "".join(lines[-40:]))
-    return Build(time.perf_counter() - start, memory.peak, lines, stamps)
+    return Build(seconds, sampler.peak, cpu, sampler.cpu_by_part(), lines, stamps)
 
 
 def export_commit(commit: str, destination: Path) -> Path | None:
@@ -116,12 +152,16 @@ def export_commit(commit: str, destination: Path) -> Path | None:
 
 def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int) -> None:
     times: dict[str, list[float]] = {"baseline": [], "current": []}
+    cpu: dict[str, list[float]] = {"baseline": [], "current": []}
     last = None
     for _ in range(pairs):
         if baseline is not None:
-            times["baseline"].append(clean_build(baseline).seconds)
+            build = clean_build(baseline)
+            times["baseline"].append(build.seconds)
+            cpu["baseline"].append(build.cpu_seconds)
         last = clean_build(current)
         times["current"].append(last.seconds)
+        cpu["current"].append(last.cpu_seconds)
     for name, seconds in times.items():
         if seconds:
             listed = ", ".join(f"{s:.1f}" for s in seconds)
@@ -138,6 +178,29 @@ def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int
           f"wall {last.seconds:.1f} s")
     print(f"  peak memory of its process tree: {last.peak_memory / 2**30:.2f} GB "
           "(target <= 1.5 GB)")
+    print_cpu_bound(cpu, times, last, commit)
+
+
+def print_cpu_bound(cpu: dict[str, list[float]], times: dict[str, list[float]],
+                    last: Build, commit: str) -> None:
+    """The CPU seconds of each build, and the least wall time they allow: no build can
+    take less than its CPU time shared perfectly over the machine's cores."""
+    cores = os.cpu_count() or 1
+    for name, seconds in cpu.items():
+        if seconds:
+            listed = ", ".join(f"{s:.1f}" for s in seconds)
+            print(f"CPU of a clean build, {name:8}: median {statistics.median(seconds):5.1f} s "
+                  f"({listed}; user + system of the process tree)")
+    parts = ", ".join(f"{part} {seconds:.1f}" for part, seconds in
+                      sorted(last.cpu_by_part.items(), key=lambda item: -item[1]))
+    print(f"  last current build by process (sampled): {parts}")
+    bound = statistics.median(cpu["current"]) / cores
+    print(f"  on {cores} cores the current build cannot take less than {bound:.1f} s", end="")
+    if times["baseline"]:
+        print(f", {bound / statistics.median(times['baseline']):.2f}x the {commit} build's "
+              "median wall time")
+    else:
+        print()
 
 
 def _span(build: Build, begin: str, end: str) -> float:
@@ -190,13 +253,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=3, help="builds of each project")
     parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
+    parser.add_argument("--no-serve", action="store_true", help="the clean builds only (1.)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch:
         current = copy_project(Path(scratch) / "current")
         baseline = export_commit(args.baseline, Path(scratch) / "baseline")
         compare_builds(current, baseline, args.baseline, args.pairs)
-        shutil.rmtree(current / "site", ignore_errors=True)
-        serve_rebuilds(current)
+        if not args.no_serve:
+            shutil.rmtree(current / "site", ignore_errors=True)
+            serve_rebuilds(current)
 
 
 if __name__ == "__main__":
