@@ -11,7 +11,7 @@
    one of them), mkdocs-jupyter's rendering of its three pages and the rest of
    MkDocs, the peak memory of the build's process tree (sampled every 20 ms), and
    the CPU time of each build's process tree: divided by the cores, the least wall
-   time that its work allows.
+   time in which a build spending that much CPU could end.
 2. `mkdocs serve` on the copy: the rebuild of every language after a prose edit
    (no computation and no notebook runs again), and after a code edit of the
    experiment (the experiment and the notebook run again).
@@ -51,8 +51,9 @@ BASELINE = "ee98185"
 
 class TreeSampler(threading.Thread):
     """The largest sum of resident memory over a process and its descendants, and the
-    CPU seconds each member had used when last seen (a member that ends within a
-    sample's interval loses at most that interval)."""
+    CPU seconds each member had used when last seen: a split by process, not a total
+    (what a member uses after its last sample, or a member that lives less than one
+    round of samples, is missed; the total comes from getrusage)."""
 
     def __init__(self, pid: int):
         super().__init__(daemon=True)
@@ -70,7 +71,11 @@ class TreeSampler(threading.Thread):
                     with contextlib.suppress(psutil.Error):
                         total += member.memory_info().rss
                         used = member.cpu_times()
-                        part = self.cpu.get(member.pid, (None,))[0] or _part(member)
+                        # Named again at every sample (between fork and exec a child has
+                        # its parent's command line) while it has one (an ended child,
+                        # not yet waited for, has none).
+                        part = _part(member) if member.cmdline() else None
+                        part = part or self.cpu.get(member.pid, ("mkdocs",))[0]
                         self.cpu[member.pid] = (part, used.user + used.system)
                 self.peak = max(self.peak, total)
             except psutil.Error:
@@ -85,13 +90,15 @@ class TreeSampler(threading.Thread):
 
 
 def _part(member: psutil.Process) -> str:
-    """What a process of the build is: MkDocs, a computation, its figure worker, the
-    notebook's kernel."""
+    """What a process of the build is: MkDocs, a computation, the experiment's figure
+    workers (and multiprocessing's resource tracker), the notebook's kernel."""
     command = member.cmdline()
     if "ipykernel_launcher" in command:
         return "notebook kernel"
+    if any("resource_tracker" in word for word in command):
+        return "resource tracker"
     if any("multiprocessing" in word for word in command):
-        return "figure worker"
+        return "figure workers"
     for package in ("experiment", "examples", "companion"):
         if package in command:
             return package
@@ -130,7 +137,8 @@ def clean_build(project: Path) -> Build:
     seconds = time.perf_counter() - start
     sampler.done.set()
     sampler.join()
-    # Every process of the tree is waited for by its parent, so its CPU time adds up here.
+    # Every process of the tree but multiprocessing's resource tracker (which uses
+    # next to nothing) is waited for by its parent, so its CPU time adds up here.
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if process.returncode != 0:
@@ -183,9 +191,11 @@ def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int
 
 def print_cpu_bound(cpu: dict[str, list[float]], times: dict[str, list[float]],
                     last: Build, commit: str) -> None:
-    """The CPU seconds of each build, and the least wall time they allow: no build can
-    take less than its CPU time shared perfectly over the machine's cores."""
-    cores = os.cpu_count() or 1
+    """The CPU seconds of each build, and the least wall time they allow: a build that
+    spends that much CPU cannot take less than it shared perfectly over the cores.
+    (How a build splits its work changes its CPU time too: each process imports its
+    libraries, and processes side by side slow one another.)"""
+    cores = len(os.sched_getaffinity(0))
     for name, seconds in cpu.items():
         if seconds:
             listed = ", ".join(f"{s:.1f}" for s in seconds)
@@ -194,13 +204,28 @@ def print_cpu_bound(cpu: dict[str, list[float]], times: dict[str, list[float]],
     parts = ", ".join(f"{part} {seconds:.1f}" for part, seconds in
                       sorted(last.cpu_by_part.items(), key=lambda item: -item[1]))
     print(f"  last current build by process (sampled): {parts}")
-    bound = statistics.median(cpu["current"]) / cores
-    print(f"  on {cores} cores the current build cannot take less than {bound:.1f} s", end="")
-    if times["baseline"]:
-        print(f", {bound / statistics.median(times['baseline']):.2f}x the {commit} build's "
-              "median wall time")
-    else:
-        print()
+    baseline = statistics.median(times["baseline"]) if times["baseline"] else None
+
+    def against_baseline(seconds: float) -> str:
+        return f", {seconds / baseline:.2f}x the {commit} build's median wall time" \
+            if baseline else ""
+
+    spent = statistics.median(cpu["current"])
+    print(f"  on {cores} cores a build with this much CPU cannot take less than "
+          f"{spent / cores:.1f} s{against_baseline(spent / cores)}")
+    # MkDocs alone: before the computations start, and after they end (the pages need
+    # their results). The rest of the CPU time at best fills every core.
+    alone = _stamp(last, "Running computations") + last.seconds - _stamp(last, "Computations done")
+    least = alone + (last.cpu_seconds - alone) / cores
+    print(f"  with MkDocs alone before and after the computations, as in the last build "
+          f"({alone:.1f} s), it cannot take less than {least:.1f} s"
+          f"{against_baseline(least)}")
+
+
+def _stamp(build: Build, text: str) -> float:
+    """Seconds from the start of BUILD to the first line it printed with TEXT."""
+    return next(stamp for line, stamp in zip(build.lines, build.stamps, strict=True)
+                if text in line)
 
 
 def _span(build: Build, begin: str, end: str) -> float:

@@ -169,3 +169,18 @@ def test_importing_the_package_does_no_work(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == "" and done.stderr == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_painter_never_imports_matplotlib_into_the_training_process(tmp_path):
+    # The list of figures comes from a worker: in the process that trains, matplotlib's
+    # import would come on top of torch's, before the first variant's training.
+    code = ("import sys; from pathlib import Path; from experiment.painter import Painter\n"
+            f"with Painter(Path({str(tmp_path)!r})) as painter:\n"
+            "    painter.draw('no such variant', {})\n"
+            "    files = painter.files()\n"
+            "print(painter.names.result()['main'], files, 'matplotlib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(" [] ")[1].strip() == "False"
+    assert "'query_response'" in done.stdout  # the worker named the main variant's figures
