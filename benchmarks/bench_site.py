@@ -74,8 +74,9 @@ class TreeSampler(threading.Thread):
                         # Named again at every sample (between fork and exec a child has
                         # its parent's command line) while it has one (an ended child,
                         # not yet waited for, has none).
-                        part = _part(member) if member.cmdline() else None
-                        part = part or self.cpu.get(member.pid, ("mkdocs",))[0]
+                        command = member.cmdline()
+                        part = _part(command) if command else \
+                            self.cpu.get(member.pid, ("mkdocs",))[0]
                         self.cpu[member.pid] = (part, used.user + used.system)
                 self.peak = max(self.peak, total)
             except psutil.Error:
@@ -89,10 +90,10 @@ class TreeSampler(threading.Thread):
         return parts
 
 
-def _part(member: psutil.Process) -> str:
-    """What a process of the build is: MkDocs, a computation, the experiment's figure
-    workers (and multiprocessing's resource tracker), the notebook's kernel."""
-    command = member.cmdline()
+def _part(command: list[str]) -> str:
+    """What the process of a build with COMMAND is: MkDocs, a computation, the
+    experiment's figure workers (or multiprocessing's resource tracker), the notebook's
+    kernel."""
     if "ipykernel_launcher" in command:
         return "notebook kernel"
     if any("resource_tracker" in word for word in command):
@@ -186,11 +187,11 @@ def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int
           f"wall {last.seconds:.1f} s")
     print(f"  peak memory of its process tree: {last.peak_memory / 2**30:.2f} GB "
           "(target <= 1.5 GB)")
-    print_cpu_bound(cpu, times, last, commit)
+    print_cpu_bound(cpu, times, last, computations, commit)
 
 
 def print_cpu_bound(cpu: dict[str, list[float]], times: dict[str, list[float]],
-                    last: Build, commit: str) -> None:
+                    last: Build, computations: float, commit: str) -> None:
     """The CPU seconds of each build, and the least wall time they allow: a build that
     spends that much CPU cannot take less than it shared perfectly over the cores.
     (How a build splits its work changes its CPU time too: each process imports its
@@ -215,17 +216,11 @@ def print_cpu_bound(cpu: dict[str, list[float]], times: dict[str, list[float]],
           f"{spent / cores:.1f} s{against_baseline(spent / cores)}")
     # MkDocs alone: before the computations start, and after they end (the pages need
     # their results). The rest of the CPU time at best fills every core.
-    alone = _stamp(last, "Running computations") + last.seconds - _stamp(last, "Computations done")
+    alone = last.seconds - computations
     least = alone + (last.cpu_seconds - alone) / cores
     print(f"  with MkDocs alone before and after the computations, as in the last build "
           f"({alone:.1f} s), it cannot take less than {least:.1f} s"
           f"{against_baseline(least)}")
-
-
-def _stamp(build: Build, text: str) -> float:
-    """Seconds from the start of BUILD to the first line it printed with TEXT."""
-    return next(stamp for line, stamp in zip(build.lines, build.stamps, strict=True)
-                if text in line)
 
 
 def _span(build: Build, begin: str, end: str) -> float:

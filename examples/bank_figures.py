@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from examples.bank import SENSES, SENTENCES
 from examples.figures import THEMES, style
 from provenance import figures as figure_files
-from provenance.figure_style import SCHEMES
+from provenance.figure_style import SCHEMES, signed
 
 # Per theme: the colour of each role's arrows. Plain words take the shared style's
 # reference colour and the head output its ink (provenance/figure_style.py); the roles
@@ -53,9 +53,7 @@ def number(value: float, language: str, digits: int | None = 2) -> str:
     """VALUE as the page writes it: DIGITS decimals (None: as few as needed), the
     language's decimal mark, and a minus sign rather than a hyphen."""
     text = f"{value:g}" if digits is None else f"{value:.{digits}f}"
-    if text.startswith("-") and float(text) == 0:
-        text = text[1:]
-    return text.replace("-", "\N{MINUS SIGN}").replace(".", DECIMAL_MARK[language])
+    return signed(text).replace(".", DECIMAL_MARK[language])
 
 
 def _cmap(theme: dict) -> LinearSegmentedColormap:
@@ -188,7 +186,8 @@ def _pattern(ax, weights, tokens, theme, language):
         spine.set_visible(False)
 
 
-def _grid_figure() -> tuple[Figure, object]:
+def _panel() -> tuple[Figure, object]:
+    """A figure of one panel at the size of the bars' and the grids'."""
     fig = Figure(figsize=(3.8, 3.7), layout="constrained")
     return fig, fig.add_subplot()
 
@@ -196,8 +195,7 @@ def _grid_figure() -> tuple[Figure, object]:
 def bars(data, language, theme, roles) -> Figure:
     """Sentence 2: "bank"'s attention weights as bars that sum to one."""
     s = data["bank"]["sentences"][language][1]
-    fig = Figure(figsize=(3.8, 3.7), layout="constrained")
-    ax = fig.add_subplot()
+    fig, ax = _panel()
     row = s["weights"][s["ambiguous"]]
     for j, (w, role) in enumerate(zip(row, s["roles"], strict=True)):
         ax.bar(j, w, color=roles[role], hatch="//" if role == "plain" else "",
@@ -215,7 +213,7 @@ def bars(data, language, theme, roles) -> Figure:
 def pattern(data, language, theme, roles) -> Figure:
     """Sentence 2: the whole causal attention matrix of head 1."""
     s = data["bank"]["sentences"][language][1]
-    fig, ax = _grid_figure()
+    fig, ax = _panel()
     _pattern(ax, s["weights"], s["tokens"], theme, language)
     return fig
 
@@ -273,7 +271,7 @@ def head_pattern(index: int):
     def draw(data, language, theme, roles) -> Figure:
         weights = (data["bank"]["sentences"][language][1]["weights"] if index == 1
                    else data["heads"]["sentences"][language][1]["weights_2"])
-        fig, ax = _grid_figure()
+        fig, ax = _panel()
         _pattern(ax, weights, data["bank"]["sentences"][language][1]["tokens"], theme,
                  language)
         ax.set_title(WORDS[language]["head"].format(i=index), fontsize=11)

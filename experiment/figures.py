@@ -31,6 +31,7 @@ from provenance.figure_style import (  # noqa: F401 (callers name DARK and LIGHT
     LIGHT,
     SCHEMES,
     Scheme,
+    signed,
     with_decimal_mark,
 )
 
@@ -68,8 +69,7 @@ def heatmap(ax, response, column_symbol: str, scheme: Scheme, limit: float,
                       interpolation="none")
     if numbers:
         for (row, column), value in np.ndenumerate(values):
-            text = f"{value:.2f}".replace("-0.00", "0.00").replace("-", "\N{MINUS SIGN}")
-            ax.text(column, row, text, ha="center", va="center", fontsize=9,
+            ax.text(column, row, signed(f"{value:.2f}"), ha="center", va="center", fontsize=9,
                     color=readable_on(image.cmap(image.norm(value))))
     ax.set_xticks(range(values.shape[1]), [subscript(column_symbol, j + 1) for j in range(3)],
                   fontstyle="italic")

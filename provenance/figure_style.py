@@ -53,6 +53,14 @@ DECIMAL_MARKS = ("", DECIMAL_COMMA)  # file-name parts: points, commas
 NUMBER = re.compile(r"[\N{MINUS SIGN}-]?\d+\.\d+")
 
 
+def signed(text: str) -> str:
+    """A number's TEXT as a figure prints it: a minus sign rather than a hyphen, and
+    no sign on a value that rounds to zero ("-0.00" is "0.00")."""
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return text.replace("-", "\N{MINUS SIGN}")
+
+
 class _CommaFormatter(ticker.Formatter):
     """A tick formatter's labels with a decimal comma."""
 
