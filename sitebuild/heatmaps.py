@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
+from sitebuild.suggest import closest
 from sitebuild.values import lookup, render
 
 LEVELS = 10  # heat-0 … heat-10
@@ -86,5 +87,7 @@ def tiles(name: str, values, language: str) -> str:
 
 def render_heatmap(name: str, values, language: str) -> str:
     if name not in HEATMAPS:
-        raise KeyError(f"unknown heat map {name!r}; known: {', '.join(sorted(HEATMAPS))}")
+        hint = closest(name, HEATMAPS)
+        raise KeyError(f"unknown heat map {name!r}" + (f"; did you mean {hint}?" if hint else "")
+                       + f" known: {', '.join(sorted(HEATMAPS))}")
     return HEATMAPS[name](values, language)

@@ -14,7 +14,9 @@ in the log, and recovers once a watched edit changes a hash and forces a new run
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,9 +27,10 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from sitebuild import csp, images, languages, notebook, publish, scratch
+from sitebuild import catalogue, csp, images, languages, notebook, parity, publish, scratch
+from sitebuild.report import Report
 from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
-from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand, expand_language
+from sitebuild.shortcodes import SHORTCODE, expand, expand_language
 
 log = logging.getLogger("mkdocs.hooks.sitebuild")
 
@@ -43,9 +46,11 @@ class _Build:
     dirty: bool = False
     staged: publish.Staged | None = None  # the site until it is put in place (build only)
     error: str | None = None  # why the computations failed: the pages show it, and no number
-    failures: list[str] = field(default_factory=list)  # what is wrong with pages (build only)
+    report: Report = field(default_factory=Report)  # what is wrong with pages, every language
     runs: dict = field(default_factory=dict)  # package -> runs.Run
+    outcomes: dict = field(default_factory=dict)  # claim name -> claims.Outcome, this run's
     notebooks: dict = field(default_factory=dict)  # src_uri -> (notebook.Page, front matter)
+    started: float | None = None  # when this build (under serve, this rebuild) began
 
     @property
     def serving(self) -> bool:
@@ -57,7 +62,8 @@ _build = _Build()
 
 def on_startup(command: str, dirty: bool) -> None:
     _build.command, _build.dirty = command, dirty
-    _build.failures.clear()
+    _build.report = Report()
+    languages.quiet_logs()
     scratch.remove_leftovers()  # of builds that were killed
 
 
@@ -69,30 +75,47 @@ def on_shutdown() -> None:
         cache.clear()
 
 
-def _fail(message: str) -> None:
-    """What is wrong with a page: a build fails once every language is built
-    (on_post_build); a preview logs it (the page shows it)."""
-    if _build.serving:
-        log.error(message)
-    else:
-        _build.failures.append(message)
+def _fail(path: str, message: str, line: int = 1) -> None:
+    """What is wrong with a page: a build fails once every language is built, and a
+    preview logs it then (on_post_build); the page shows it too."""
+    _build.report.add(path, line, message)
+
+
+def _source_path(file: File, config) -> str:
+    """FILE's source as an author names it: docs/attention.uk.md."""
+    root = Path(config.config_file_path).resolve().parent
+    source = Path(config.docs_dir).resolve() / file.src_uri
+    try:
+        return str(source.relative_to(root))
+    except ValueError:
+        return str(source)
 
 
 def on_config(config):
     root = Path(config.config_file_path).resolve().parent
+    if _build.started is None:
+        _build.started = time.perf_counter()
     cache = _caches.setdefault(root, RunCache(computations(root)))
     config.watch.extend(sorted(set(watched_paths(cache.computations)) - set(config.watch)))
     if _build.staged is None and not _build.serving and not publish.served(config.site_dir):
         _build.staged = publish.stage(Path(config.site_dir), _build.dirty)
         config.site_dir = str(_build.staged.folder)  # for every language (sitebuild.publish)
     try:
-        _build.runs, _build.error = cache.refresh(), None
+        runs = cache.refresh()
     except RunFailed as error:
-        _build.runs, _build.error = {}, str(error)
+        _build.runs, _build.error, _build.outcomes = {}, str(error), {}
         if not _build.serving:
             raise PluginError(str(error)) from None
         log.error(str(error))
+        return config
+    if runs is not _build.runs or not _build.outcomes:
+        _build.outcomes = catalogue.check_all(_values(runs))
+    _build.runs, _build.error = runs, None
     return config
+
+
+def _values(runs: dict) -> dict:
+    return {name: run.data for name, run in runs.items()}
 
 
 def on_pre_build(config) -> None:  # after mkdocs-static-i18n's on_config has set `extra`
@@ -101,10 +124,17 @@ def on_pre_build(config) -> None:  # after mkdocs-static-i18n's on_config has se
 
 @event_priority(-150)  # after mkdocs-static-i18n's (-100), which makes the files anew
 def on_files(files: Files, config) -> Files:
+    if not languages.building_other_language(config):  # once per build: sources only
+        _check_translations(config)
     for run in _build.runs.values():
         for path in run.files():
             files.append(File.generated(config, f"{notebook.RUN_DIR}/{path.name}",
                                         abs_src_path=str(path)))
+    if _build.outcomes:
+        uses = catalogue.uses(Path(config.docs_dir), Path(config.config_file_path).parent)
+        _build.report.claim_uses = uses
+        files.append(File.generated(config, f"{notebook.RUN_DIR}/claims.json", content=json.dumps(
+            catalogue.entries(_build.outcomes, uses), ensure_ascii=False, indent=1)))
     _build.notebooks = {}
     for file in files.documentation_pages():
         text = Path(file.abs_src_path).read_text(encoding="utf-8")
@@ -120,14 +150,15 @@ def _publish_notebook(file: File, text: str, files: Files, config) -> None:
     run = _build.runs.get(NOTEBOOK_RUN)
     if run is None:
         return
-    if SHORTCODE.search(text):
-        _fail(f"{file.src_uri}: a notebook cannot use shortcodes: its Markdown is "
-              "shown as written, on the page and in Jupyter")
+    if match := SHORTCODE.search(text):
+        _fail(_source_path(file, config), "a notebook cannot use shortcodes: its Markdown is "
+              "shown as written, on the page and in Jupyter",
+              text.count("\n", 0, match.start()) + 1)
     try:  # into a folder of the run's, removed with it (Run.files() publishes files only)
         page = notebook.publish(Path(file.abs_src_path), nbformat.from_dict(run.data),
                                 file.src_uri, config.site_url, run.out_dir / "pages")
     except notebook.NotebookError as error:
-        _fail(f"{file.src_uri}: {error}")
+        _fail(_source_path(file, config), str(error))
         return
     file.abs_src_path = str(page.rendered)  # MkDocs reads the .ipynb from here on
     files.append(File.generated(config, f"{page.path}notebook.ipynb",
@@ -144,16 +175,36 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         # No numbers at all rather than stale ones: every value shows as "?".
         return _error_banner(_build.error) + SHORTCODE.sub("?", markdown)
     language = getattr(page.file, "locale", None) or config.theme.get("language", "en")
+    path = _source_path(page.file, config)
+    result = expand(markdown, _values(_build.runs), language, _build.outcomes,
+                    _first_line(page.file, markdown))
+    if not result.errors:
+        return result.markdown
+    for error in result.errors:
+        if error.claim:
+            _build.report.refuted(error.claim, _build.outcomes.get(error.claim))
+        else:
+            _fail(path, error.message, error.line)
+    shown = "\n".join(f"{path}:{e.line}: {e.message}" for e in result.errors)
+    return _error_banner(shown) + expand_language(markdown, language)
+
+
+def _first_line(file: File, markdown: str) -> int:
+    """The line of FILE's source on which MARKDOWN (the source after its front matter)
+    begins."""
     try:
-        expanded, checked = expand(markdown, {name: run.data for name, run in _build.runs.items()},
-                                   language)
-    except ShortcodeError as error:
-        message = f"{page.file.src_uri}: {error}"
-        _fail(message)
-        return _error_banner(message) + expand_language(markdown, language)
-    if checked:
-        log.debug("%s: %d claims hold for this run", page.file.src_uri, len(checked))
-    return expanded
+        source = Path(file.abs_src_path).read_text(encoding="utf-8")
+    except OSError:
+        return 1
+    return source[: len(source) - len(markdown)].count("\n") + 1 if source.endswith(markdown) else 1
+
+
+def _check_translations(config) -> None:
+    """Translation drift is an error of the translated page (sitebuild.parity)."""
+    root = Path(config.config_file_path).resolve().parent
+    codes = languages.codes(config)
+    for drift in parity.check_docs(Path(config.docs_dir).resolve(), codes, root):
+        _fail(drift.path, drift.message, drift.line)
 
 
 def on_page_content(html: str, page, config, files) -> str:
@@ -163,7 +214,7 @@ def on_page_content(html: str, page, config, files) -> str:
         return images.sized_and_lazy(html, lambda src: images.published_file(src, page.url,
                                                                              files))
     except images.ImageSizeError as error:
-        _fail(f"{page.file.src_uri}: {error}")
+        _fail(_source_path(page.file, config), str(error))
         return html
 
 
@@ -177,7 +228,7 @@ def _finish_notebook_page(html: str, page, config) -> str:
     try:
         html = notebook.finish(html, page.toc, done.assembled, done.path)
     except notebook.NotebookError as error:
-        _fail(f"{page.file.src_uri}: {error}")
+        _fail(_source_path(page.file, config), str(error))
         return _error_html(str(error), config) + html
     return html
 
@@ -189,8 +240,7 @@ def on_page_context(context, page, config, nav):
 
 
 def on_post_template(output: str, template_name: str, config) -> str:
-    i18n = config.plugins["i18n"]  # MkDocs skips a template whose output is empty
-    if not languages.writes_template(template_name, i18n.current_language, i18n.default_language):
+    if not languages.writes_template(template_name, config):  # MkDocs skips an empty output
         return ""
     return _with_policy(output, config) if template_name.endswith(".html") else output
 
@@ -211,12 +261,18 @@ def _with_policy(html: str, config) -> str:
 def on_post_build(config) -> None:
     """Fail with every page's error, once the last language is built: within
     mkdocs-static-i18n's builds of the other languages, its `building` is set."""
-    if config.plugins["i18n"].building:
+    if languages.building_other_language(config):
         return
-    if _build.failures:
-        failures, _build.failures = _build.failures, []
-        raise PluginError(f"{len(failures)} error(s) on the pages; nothing is published:\n\n"
-                          + "\n\n".join(failures))
+    report, _build.report = _build.report, Report()
+    seconds = time.perf_counter() - (_build.started or time.perf_counter())
+    _build.started = None
+    if _build.serving:
+        if report.count:
+            log.error(report.text())
+        log.info(report.summary(seconds))
+        return
+    if report.count:
+        raise PluginError(report.text())
     if _build.staged is not None:  # gh-deploy reads site_dir after on_shutdown
         config.site_dir, _build.staged.built = str(_build.staged.target), True
 
@@ -227,10 +283,10 @@ def on_build_error(error) -> None:
 
     An exception before on_post_build would hide the pages' errors collected so
     far: they are logged here."""
-    if _build.failures:
-        log.error("Errors in pages before the build stopped:\n\n%s",
-                  "\n\n".join(_build.failures))
-        _build.failures.clear()
+    if _build.report.count:
+        log.error("Errors in pages before the build stopped:\n\n%s", _build.report.text())
+        _build.report = Report()
+    _build.started = None
     if _build.staged is not None:
         _build.staged.built = False
         log.error("Build failed; %s is left as it was: nothing is published.",

@@ -1,10 +1,48 @@
-"""What mkdocs-static-i18n leaves to the site, in each language's build.
+"""What mkdocs-static-i18n leaves to the site, in each language's build, and the one
+place that reads its internals.
 
 mkdocs-static-i18n builds every language by running the whole build again, with the
-language's `extra`; three things it does not do as this site needs them.
+language's `extra`; three things it does not do as this site needs them. What the
+hooks need to know of it (which language is being built, whether this is the build
+of another language than the default, the languages in order) is read here and
+nowhere else, so that an upgrade of the plugin is met in this one module
+(tests/sitebuild/test_languages.py pins the version these reads were written for).
 """
 
 from __future__ import annotations
+
+import logging
+
+# The plugin's logger: at INFO it prints a line of several kilobytes per language on
+# every build (the files it reconfigured), which buries the build's own errors.
+I18N_LOGGER = "mkdocs.plugins.mkdocs_static_i18n"
+
+
+def _i18n(config):
+    return config.plugins["i18n"]
+
+
+def building_other_language(config) -> bool:
+    """Whether this pass builds a language other than the default: mkdocs-static-i18n
+    builds those from within the default language's on_post_build, with `building` set."""
+    return bool(_i18n(config).building)
+
+
+def current(config) -> str | None:
+    return _i18n(config).current_language
+
+
+def codes(config) -> list[str]:
+    """The site's language codes, the default first."""
+    i18n = _i18n(config)
+    every = [language.locale for language in i18n.config.languages]
+    default = i18n.default_language
+    return [default] + [code for code in every if code != default]
+
+
+def quiet_logs() -> None:
+    """Lower mkdocs-static-i18n's chatter to warnings."""
+    logging.getLogger(I18N_LOGGER).setLevel(logging.WARNING)
 
 
 def relative_links(extra) -> None:
@@ -20,13 +58,13 @@ def relative_links(extra) -> None:
             alternate["link"] = alternate["link"].lstrip("/") or "./"
 
 
-def writes_template(template_name: str, language: str | None, default: str) -> bool:
-    """Whether LANGUAGE's build writes TEMPLATE_NAME: 404.html only the DEFAULT's.
+def writes_template(template_name: str, config) -> bool:
+    """Whether this language's build writes TEMPLATE_NAME: 404.html only the default's.
 
     A server has one 404 page, at the root, and every language's build writes it
     there: left alone, the last one built (Swedish) is what every reader gets
     (mkdocs-static-i18n#284)."""
-    return template_name != "404.html" or language == default
+    return template_name != "404.html" or current(config) == _i18n(config).default_language
 
 
 def titled_permalinks(mdx_configs: dict, extra) -> None:

@@ -33,6 +33,9 @@ MINUS = "\u2212"
 TIMES = "\u00a0×\u00a010"  # no-break spaces keep "1.3 × 10⁻³¹" on one line
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
+# Every style with an example, for the message of an unknown one.
+STYLES = ("int (4096), fixN (fix3: 0.332), sigN (sig2: 0.75), sciN (sci2: 1.3 × 10⁻³¹), "
+          "plain (0.03), text (2.13.0+cpu), short (3f9a1c0b2d4e)")
 _STYLE = re.compile(r"^(int|plain|text|short|(fix|sig|sci)(\d{1,2}))$")
 
 
@@ -61,8 +64,7 @@ def format_value(value, style: str, language: str) -> str:
         raise FormatError(f"unknown language {language!r}")
     match = _STYLE.match(style)
     if not match:
-        raise FormatError(f"unknown number style {style!r} "
-                          "(int, plain, text, short, fixN, sigN, sciN)")
+        raise FormatError(f"unknown number style {style!r}; the styles: {STYLES}")
     if style in ("text", "short"):
         if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
             raise FormatError(f"style {style!r} needs a non-empty string, got {_shown(value)}")

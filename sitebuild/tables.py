@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sitebuild.suggest import closest
 from sitebuild.values import lookup, render
 
 
@@ -101,5 +102,7 @@ TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
 
 def render_rows(name: str, values, language: str) -> str:
     if name not in TABLES:
-        raise KeyError(f"unknown table {name!r}; known: {', '.join(sorted(TABLES))}")
+        hint = closest(name, TABLES)
+        raise KeyError(f"unknown table {name!r}" + (f"; did you mean {hint}?" if hint else "")
+                       + f" known: {', '.join(sorted(TABLES))}")
     return "\n".join("| " + " | ".join(cells) + " |" for cells in TABLES[name](values, language))

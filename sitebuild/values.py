@@ -8,7 +8,9 @@ structural-parity test can compare the values the three languages show.
 
 from __future__ import annotations
 
+import contextlib
 import html
+from contextvars import ContextVar
 
 from sitebuild.numbers import (
     format_items,
@@ -25,6 +27,27 @@ class UnknownValue(KeyError):
         return str(self.args[0])
 
 
+# The paths looked up while a `reading()` block runs: what a claim read.
+_read: ContextVar[list[str] | None] = ContextVar("read", default=None)
+
+
+@contextlib.contextmanager
+def reading():
+    """Record every path that `lookup` resolves inside the block, in the list it yields."""
+    paths: list[str] = []
+    token = _read.set(paths)
+    try:
+        yield paths
+    finally:
+        _read.reset(token)
+
+
+# Where to browse every name, for the message of an unknown one.
+BROWSE = ("browse the names in run/results.json and run/examples.json (the preview serves "
+          "them at /run/results.json and /run/examples.json; experiment/results.schema.json "
+          "and examples/examples.schema.json describe them)")
+
+
 def lookup(values: dict, path: str):
     node = values
     walked = []
@@ -35,8 +58,27 @@ def lookup(values: dict, path: str):
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
-            raise UnknownValue(f"unknown result name {'.'.join(walked)!r} (in {path!r})")
+            raise UnknownValue(_unknown(path, walked, node))
+    if (read := _read.get()) is not None:
+        read.append(path)
     return node
+
+
+def _unknown(path: str, walked: list[str], node) -> str:
+    """Why PATH does not resolve at its segment WALKED[-1], with what exists there."""
+    from sitebuild.suggest import closest, listing
+
+    where = ".".join(walked[:-1]) or "the top level"
+    if isinstance(node, dict):
+        hint = closest(walked[-1], node)
+        return (f"unknown result name {'.'.join(walked)!r} (in {path!r})"
+                + (f"; did you mean {hint}?" if hint else "")
+                + f" {where} holds: {listing(node)}; {BROWSE}")
+    if isinstance(node, list):
+        return (f"unknown result name {'.'.join(walked)!r} (in {path!r}): {where} is a list "
+                f"of {len(node)}, indexed 0 to {len(node) - 1}")
+    return (f"unknown result name {'.'.join(walked)!r} (in {path!r}): {where} is a value "
+            f"({type(node).__name__}), with no names below it")
 
 
 def range_ends(node, path: str):

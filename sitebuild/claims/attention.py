@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import math
 
-from sitebuild.claims import claim, require, set_value
+from sitebuild.claims import above, below, claim, equal, evidence, set_value
 from sitebuild.values import lookup
 
 # Exact arithmetic on small numbers still rounds in float64 (0.1 * 3 is not 0.3).
 TOLERANCE = 1e-12
 
 
-def _close(a, b) -> bool:
-    return abs(a - b) < TOLERANCE
-
-
-def _all_close(a, b) -> bool:
-    return len(a) == len(b) and all(map(_close, a, b))
+def _difference(a, b) -> float:
+    """The largest |a_i - b_i| of two vectors (0 for two empty ones). Vectors of
+    different lengths are infinitely far apart: no bound holds for them."""
+    if len(a) != len(b):
+        return math.inf
+    return max((abs(x - y) for x, y in zip(a, b, strict=True)), default=0.0)
 
 
 def _sentences(values):
@@ -28,61 +28,87 @@ def _sentences(values):
             yield language, number, sentence
 
 
+def _rounded(numbers, digits: int = 3) -> list[float]:
+    return [round(x, digits) for x in numbers]
+
+
 # ---------------------------------------------------------------------------
 # Worked example: two positions, position 2's query
 # ---------------------------------------------------------------------------
 @claim(refute=lambda v: set_value(v, "examples.two_positions.W_K", [[0.0], [1.0]]))
-def worked_key_is_ln3(values) -> str:
+def worked_key_is_ln3(values):
+    """W_K's lower entry, the key k_1 and the ln 3 the page prints are all ln 3, to
+    rounding."""
     example = lookup(values, "examples.two_positions")
     lower = example["W_K"][1][0]
-    return require(_close(lower, math.log(3)) and _close(example["ln3"], math.log(3))
-                   and _close(example["k_1"], math.log(3)),
-                   f"W_K's lower entry {lower!r}, k_1 = {example['k_1']!r}, "
-                   f"ln 3 = {example['ln3']!r}")
+    error = max(abs(x - math.log(3)) for x in (lower, example["ln3"], example["k_1"]))
+    return evidence(below("ln3_error", error, TOLERANCE, "sci1"),
+                    detail=f"W_K's lower entry {lower!r}, k_1 = {example['k_1']!r}, "
+                           f"ln 3 = {example['ln3']!r}")
 
 
 @claim(refute=lambda v: set_value(v, "examples.two_positions.exponentials", [math.e, 1.0]))
-def worked_exponentials_are_whole(values) -> str:
+def worked_exponentials_are_whole(values):
+    """The hand check's exponentials and their sum are whole numbers, to rounding."""
     example = lookup(values, "examples.two_positions")
     numbers = [*example["exponentials"], example["exponential_sum"]]
-    return require(all(_close(x, round(x)) for x in numbers),
-                   f"exponentials {example['exponentials']}, sum {example['exponential_sum']}")
+    return evidence(
+        below("distance_from_whole_number", max(abs(x - round(x)) for x in numbers),
+              TOLERANCE, "sci1"),
+        detail=f"exponentials {example['exponentials']}, sum {example['exponential_sum']}")
 
 
 @claim(refute=lambda v: set_value(v, "examples.two_positions.d_k", 2))
-def worked_example_scale_is_one(values) -> str:
+def worked_example_scale_is_one(values):
+    """In the hand check d_k is 1, so the scores are the query-key dot products
+    themselves."""
     example = lookup(values, "examples.two_positions")
     raw = [example["q_2"] * example["k_1"], example["q_2"] * example["k_2"]]
-    return require(example["d_k"] == 1 and _all_close(raw, example["scores"]),
-                   f"d_k = {example['d_k']}, raw dot products {raw}, "
-                   f"scores {example['scores']}")
+    return evidence(
+        equal("key_dimension", example["d_k"], 1),
+        below("dot_product_score_difference", _difference(raw, example["scores"]),
+              TOLERANCE, "sci1"),
+        detail=f"d_k = {example['d_k']}, dot products {raw}, scores {example['scores']}")
 
 
 @claim(refute=lambda v: set_value(v, "examples.two_positions.weights", [0.25, 0.75]))
-def worked_output_leans_towards_position_1(values) -> str:
+def worked_output_leans_towards_position_1(values):
+    """In the hand check position 1 gets the larger attention weight, the two weights
+    sum to one, and the head output is their mixture of the value vectors, which
+    differs from the input."""
     example = lookup(values, "examples.two_positions")
     a_1, a_2 = example["weights"]
     mixed = [a_1 * v1 + a_2 * v2 for v1, v2 in zip(example["v_1"], example["v_2"], strict=True)]
-    return require(
-        a_1 > a_2 and _close(a_1 + a_2, 1.0) and _all_close(mixed, example["h_2"])
-        and example["h_2"] != example["x_2"],
-        f"attention weights {example['weights']}, head output {example['h_2']}, "
-        f"input {example['x_2']}",
+    return evidence(
+        above("weight_of_position_1", a_1, a_2, "fix2"),
+        below("weight_sum_distance_from_one", abs(a_1 + a_2 - 1.0), TOLERANCE, "sci1"),
+        below("head_output_recomputed_difference", _difference(mixed, example["h_2"]),
+              TOLERANCE, "sci1"),
+        above("head_output_input_difference", _difference(example["h_2"], example["x_2"]), 0),
+        detail=f"attention weights {example['weights']}, head output {example['h_2']}, "
+               f"input {example['x_2']}",
     )
 
 
 @claim(refute=lambda v: set_value(v, "examples.exercise.weights", [0.6, 0.4]))
-def equal_scores_mix_evenly(values) -> str:
+def equal_scores_mix_evenly(values):
+    """In the exercise the two scores are equal, so the two attention weights are, and
+    the head output is the plain average of the hand check's value vectors."""
     exercise = lookup(values, "examples.exercise")
     example = lookup(values, "examples.two_positions")
     a_1, a_2 = exercise["weights"]
     average = [(v1 + v2) / 2 for v1, v2 in zip(exercise["v_1"], exercise["v_2"], strict=True)]
-    same_values = (exercise["v_1"], exercise["v_2"]) == (example["v_1"], example["v_2"])
-    return require(
-        exercise["scores"][0] == exercise["scores"][1] and _close(a_1, a_2)
-        and _all_close(average, exercise["h_2"]) and same_values,
-        f"scores {exercise['scores']} give attention weights {exercise['weights']} and "
-        f"head output {exercise['h_2']}; value vectors unchanged: {same_values}",
+    value_change = max(_difference(exercise["v_1"], example["v_1"]),
+                       _difference(exercise["v_2"], example["v_2"]))
+    return evidence(
+        equal("score_difference", exercise["scores"][0] - exercise["scores"][1], 0, "sig2"),
+        below("weight_difference", abs(a_1 - a_2), TOLERANCE, "sci1"),
+        below("head_output_recomputed_difference", _difference(average, exercise["h_2"]),
+              TOLERANCE, "sci1"),
+        equal("value_vector_change_from_worked_example", value_change, 0, "sig2"),
+        detail=f"scores {exercise['scores']} give attention weights {exercise['weights']} and "
+               f"head output {exercise['h_2']}; value vectors {exercise['v_1']}, "
+               f"{exercise['v_2']}, in the hand check {example['v_1']}, {example['v_2']}",
     )
 
 
@@ -90,31 +116,47 @@ def equal_scores_mix_evenly(values) -> str:
 # Scaling by √d_k
 # ---------------------------------------------------------------------------
 @claim(refute=lambda v: set_value(v, "examples.scaling.spread.9", 5.0))
-def score_spread_grows_like_sqrt_dk(values) -> str:
+def score_spread_grows_like_sqrt_dk(values):
+    """At every d_k, the spread of the dot products is √d_k within five per cent."""
     scaling = lookup(values, "examples.scaling")
     ratios = [s / math.sqrt(d) for s, d in zip(scaling["spread"], scaling["d_k"], strict=True)]
-    return require(all(abs(r - 1) < 0.05 for r in ratios),
-                   f"spread / √d_k: {[round(r, 3) for r in ratios]}")
+    return evidence(
+        below("spread_over_sqrt_dk_distance_from_one", max(abs(r - 1) for r in ratios), 0.05,
+              "sig2"),
+        detail=f"spread / √d_k at d_k {scaling['d_k']}: {_rounded(ratios)}")
 
 
 @claim(refute=lambda v: set_value(v, "examples.scaling.largest.largest_unscaled", 0.5))
-def unscaled_softmax_saturates(values) -> str:
+def unscaled_softmax_saturates(values):
+    """Without scaling, the mean largest attention weight grows with every d_k and, at
+    the largest d_k (the value the page quotes), exceeds 0.9."""
     scaling = lookup(values, "examples.scaling")
     largest = scaling["largest_unscaled"]
-    rising = all(a < b for a, b in zip(largest, largest[1:], strict=False))
+    not_rising = [d for d, a, b in zip(scaling["d_k"][1:], largest, largest[1:], strict=False)
+                  if not a < b]
     last = scaling["largest"]["largest_unscaled"]
-    return require(rising and last == largest[-1] and last > 0.9,
-                   f"mean largest weight without scaling: {[round(x, 3) for x in largest]}; "
-                   f"at the largest d_k {last!r}")
+    return evidence(
+        equal("largest_weight_not_rising", len(not_rising), 0),
+        equal("quoted_weight_difference", last - largest[-1], 0, "sig2"),
+        above("largest_weight_unscaled_at_largest_dk", last, 0.9, "fix2"),
+        detail=f"mean largest weight without scaling: {_rounded(largest)}; at the largest "
+               f"d_k {last!r}; d_k where it does not grow: {not_rising or 'none'}",
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.scaling.largest_scaled.9", 0.9))
-def scaled_softmax_stays_spread(values) -> str:
+def scaled_softmax_stays_spread(values):
+    """With scaling, the mean largest attention weight stays below 0.5 at every d_k,
+    varies by less than 0.1 across them, and stays above the uniform weight."""
     scaling = lookup(values, "examples.scaling")
     largest = scaling["largest_scaled"]
-    return require(max(largest) < 0.5 and max(largest) - min(largest) < 0.1
-                   and min(largest) > scaling["uniform_weight"],
-                   f"mean largest weight with scaling: {[round(x, 3) for x in largest]}")
+    return evidence(
+        below("highest_largest_weight_scaled", max(largest), 0.5, "fix2"),
+        below("largest_weight_scaled_range", max(largest) - min(largest), 0.1, "fix2"),
+        above("lowest_largest_weight_scaled", min(largest), scaling["uniform_weight"], "sig3"),
+        detail=f"mean largest weight with scaling: {_rounded(largest)}; uniform weight "
+               f"{scaling['uniform_weight']!r}",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -125,79 +167,116 @@ def _dot(a, b) -> float:
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.K.0", [1.0, 0.2]))
-def clue_key_aligns_with_the_query(values) -> str:
+def clue_key_aligns_with_the_query(values):
     """"bank"'s query points where the clue's key points; plain words' keys point away
     (a negative score), "bank"'s own key is at right angles (a score of zero)."""
-    failures = []
+    clue_dots, plain_dots, own_dots, recorded, shown = [], [], [], [], []
     for language, number, s in _sentences(values):
         q, roles = s["query"], s["roles"]
         dots = [_dot(q, k) for k in s["K"][: s["ambiguous"] + 1]]
-        clue = dots[s["clue"]]
-        plain = [d for d, r in zip(dots, roles, strict=False) if r == "plain"]
-        if not (clue > 0 and all(d < 0 for d in plain) and _close(dots[s["ambiguous"]], 0.0)
-                and _all_close(dots, s["dot_products"])):
-            failures.append(f"{language} {number}: dot products {dots}")
-    return require(not failures, "; ".join(failures) or "clue > 0, plain < 0, self = 0")
+        clue_dots.append(dots[s["clue"]])
+        plain_dots += [d for d, r in zip(dots, roles, strict=False) if r == "plain"]
+        own_dots.append(abs(dots[s["ambiguous"]]))
+        recorded.append(_difference(dots, s["dot_products"]))
+        shown.append(f"{language} {number}: dot products {_rounded(dots)}")
+    return evidence(
+        above("smallest_clue_dot_product", min(clue_dots), 0),
+        below("largest_plain_dot_product", max(plain_dots), 0),
+        below("largest_own_dot_product", max(own_dots), TOLERANCE, "sci1"),
+        below("recorded_difference", max(recorded), TOLERANCE, "sci1"),
+        detail="; ".join(shown),
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.weights.5",
                                   [0.3, 0.1, 0.2, 0.1, 0.1, 0.2]))
-def bank_clue_gets_largest_weight(values) -> str:
-    weights, failures = {}, []
+def bank_clue_gets_largest_weight(values):
+    """In every bank sentence the clue gets most of the ambiguous word's attention: more
+    than half, and more than any other word gets."""
+    leads, clue_weights, recorded, shown = [], [], [], []
     for language, number, s in _sentences(values):
         row = s["weights"][s["ambiguous"]]
         others = [w for j, w in enumerate(row) if j != s["clue"]]
         clue = row[s["clue"]] if s["clue"] is not None else 0.0
-        # "Most of its attention": more than half, and more than any other word gets.
-        if clue <= max(others) or clue <= 0.5 or not _close(clue, s["clue_weight"]):
-            failures.append(f"{language}, sentence {number}: weights {row}, clue {s['clue']}")
-        else:
-            weights[f"{language} {number}"] = round(row[s["clue"]], 3)
-    return require(not failures, "; ".join(failures) or f"the clue's attention weight: {weights}")
+        leads.append(clue - max(others))
+        clue_weights.append(clue)
+        recorded.append(abs(clue - s["clue_weight"]))
+        shown.append(f"{language} {number}: attention weights {_rounded(row)}, clue at "
+                     f"{s['clue']}")
+    return evidence(
+        above("clue_weight_lead_over_other_words", min(leads), 0, "sig2"),
+        above("smallest_clue_weight", min(clue_weights), 0.5, "fix2"),
+        below("recorded_difference", max(recorded), TOLERANCE, "sci1"),
+        detail="; ".join(shown),
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.plain_weights.0", 0.2))
-def plain_words_get_little(values) -> str:
-    """Each plain word gets less than "bank" itself, whose score is zero."""
-    failures = [(language, number, s["plain_weights"], s["self_weight"])
-                for language, number, s in _sentences(values)
-                if not s["plain_weights"] or max(s["plain_weights"]) >= s["self_weight"]
-                or s["self_weight"] >= s["clue_weight"]]
-    return require(not failures, f"plain words that get as much as 'bank' itself: {failures}")
+def plain_words_get_little(values):
+    """Each plain word gets less than "bank" itself, whose score is zero, and "bank"
+    less than the clue."""
+    over_plain, under_clue, shown = [], [], []
+    for language, number, s in _sentences(values):
+        # A sentence without plain words has none that gets little: no bound holds.
+        over_plain.append(s["self_weight"] - max(s["plain_weights"], default=math.inf))
+        under_clue.append(s["clue_weight"] - s["self_weight"])
+        shown.append(f"{language} {number}: plain words {_rounded(s['plain_weights'])}, "
+                     f"'bank' itself {s['self_weight']:.3f}, clue {s['clue_weight']:.3f}")
+    return evidence(
+        above("own_weight_lead_over_plain_words", min(over_plain), 0, "sig2"),
+        above("clue_weight_lead_over_own_weight", min(under_clue), 0, "sig2"),
+        detail="; ".join(shown),
+    )
 
 
 # ---------------------------------------------------------------------------
 # From scores to weights, and the mask
 # ---------------------------------------------------------------------------
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.clue_to_self", 3.0))
-def weight_ratio_is_exp_of_gap(values) -> str:
-    wrong = []
+def weight_ratio_is_exp_of_gap(values):
+    """In every bank sentence the clue's weight over "bank"'s own is e to the power of
+    their score gap, and the recorded ratio is that quotient."""
+    from_gap, recorded, shown = [], [], []
     for language, number, s in _sentences(values):
         gap = s["by_kind"]["clue"]["score"] - s["by_kind"]["self"]["score"]
         ratio = s["clue_weight"] / s["self_weight"]
-        if not (abs(s["clue_to_self"] - math.exp(gap)) < 1e-9 and _close(ratio, s["clue_to_self"])):
-            wrong.append((language, number, s["clue_to_self"], math.exp(gap)))
-    return require(not wrong, f"weight ratios that are not e^(score gap): {wrong}")
+        from_gap.append(abs(s["clue_to_self"] - math.exp(gap)))
+        recorded.append(abs(ratio - s["clue_to_self"]))
+        shown.append(f"{language} {number}: recorded ratio {s['clue_to_self']!r}, "
+                     f"e^(score gap) {math.exp(gap)!r}")
+    return evidence(
+        below("ratio_difference_from_exp_of_gap", max(from_gap), 1e-9, "sci1"),
+        below("recorded_difference", max(recorded), TOLERANCE, "sci1"),
+        detail="; ".join(shown),
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.1.shifted_weights.0", 0.3))
-def constant_shift_changes_nothing(values) -> str:
-    failures = []
-    for language, number, s in _sentences(values):
-        row = s["weights"][s["ambiguous"]]
-        if not (_all_close(s["shifted_weights"], row) and _all_close(s["unshifted_weights"], row)):
-            failures.append(f"{language} {number}")
-    return require(not failures and lookup(values, "examples.bank.shift") != 0,
-                   f"sentences whose weights move when a constant is added or the maximum "
-                   f"subtracted: {failures}")
+def constant_shift_changes_nothing(values):
+    """Adding a constant (not zero) to every score, or subtracting the largest, leaves
+    every bank sentence's attention weights as they are."""
+    changes = {f"{language} {number}": max(_difference(s["shifted_weights"], row),
+                                            _difference(s["unshifted_weights"], row))
+               for language, number, s in _sentences(values)
+               for row in [s["weights"][s["ambiguous"]]]}
+    shift = lookup(values, "examples.bank.shift")
+    return evidence(
+        below("weight_change_by_shift", max(changes.values()), TOLERANCE, "sci1"),
+        above("added_constant", abs(shift), 0),
+        detail=f"constant {shift!r}; largest change of a weight per sentence: "
+               + ", ".join(f"{k}: {v:.3g}" for k, v in changes.items()),
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.weights.0.1", 0.5))
-def causal_mask_zeroes_future(values) -> str:
+def causal_mask_zeroes_future(values):
+    """With the causal mask, both heads give every later word a weight of exactly zero,
+    in every bank sentence."""
     future = [w for _, _, s in _sentences(values) for head in _patterns(values, s)
               for i, row in enumerate(head) for j, w in enumerate(row) if j > i]
-    return require(all(w == 0.0 for w in future),
-                   f"largest weight on a future word: {max(future, default=0.0)}")
+    return evidence(equal("largest_future_weight", max(map(abs, future), default=0.0), 0,
+                          "sig2"),
+                    detail=f"largest weight on a future word: {max(future, default=0.0)!r}")
 
 
 def _patterns(values, s):
@@ -210,91 +289,139 @@ def _patterns(values, s):
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.0.weights.3",
                                   [0.1, 0.1, 0.1, 0.6, 0.0]))
-def causal_rows_sum_to_one(values) -> str:
+def causal_rows_sum_to_one(values):
+    """With the causal mask, every row of both heads' attention matrices sums to one,
+    and every word a row may see gets some weight."""
     sums = [sum(row) for _, _, s in _sentences(values) for head in _patterns(values, s)
             for row in head]
     past = [w for _, _, s in _sentences(values) for head in _patterns(values, s)
             for i, row in enumerate(head) for w in row[: i + 1]]
-    return require(all(_close(total, 1.0) for total in sums) and min(past) > 0.0,
-                   f"row sums from {min(sums)!r} to {max(sums)!r}; smallest weight on a "
-                   f"visible word {min(past)!r}")
+    return evidence(
+        below("row_sum_distance_from_one", max(abs(total - 1.0) for total in sums),
+              TOLERANCE, "sci1"),
+        above("smallest_visible_weight", min(past), 0.0),
+        detail=f"row sums from {min(sums)!r} to {max(sums)!r}; smallest weight on a "
+               f"visible word {min(past)!r}",
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.0.prefix_difference", 0.1))
-def mask_equals_prefixes(values) -> str:
-    differences = [s["prefix_difference"] for _, _, s in _sentences(values)]
-    return require(max(differences) < TOLERANCE,
-                   f"largest difference between a masked row and its prefix alone: "
-                   f"{max(differences):.3g}")
+def mask_equals_prefixes(values):
+    """Each masked row of attention weights is the row its prefix alone gives, to
+    rounding."""
+    differences = {f"{language} {number}": s["prefix_difference"]
+                   for language, number, s in _sentences(values)}
+    return evidence(
+        below("prefix_difference", max(differences.values()), TOLERANCE, "sci1"),
+        detail="largest difference between a masked row and its prefix alone, per "
+               "sentence: " + ", ".join(f"{k}: {v:.3g}" for k, v in differences.items()))
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.order_difference", 0.2))
-def word_order_is_invisible(values) -> str:
-    differences = [s["order_difference"] for _, _, s in _sentences(values)]
-    return require(max(differences) < TOLERANCE,
-                   f"largest change of 'bank''s head output when the words before it are "
-                   f"reversed: {max(differences):.3g}")
+def word_order_is_invisible(values):
+    """Reversing the words before "bank" leaves its head output as it is, to rounding."""
+    differences = {f"{language} {number}": s["order_difference"]
+                   for language, number, s in _sentences(values)}
+    return evidence(
+        below("head_output_change_by_reversal", max(differences.values()), TOLERANCE, "sci1"),
+        detail="largest change of 'bank''s head output when the words before it are "
+               "reversed, per sentence: "
+               + ", ".join(f"{k}: {v:.3g}" for k, v in differences.items()))
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.0.clue", 5))
-def clues_precede_the_ambiguous_word(values) -> str:
-    late = [(language, number) for language, number, s in _sentences(values)
+def clues_precede_the_ambiguous_word(values):
+    """In every bank sentence the clue comes before the ambiguous word and gets some of
+    its attention: the causal mask lets it see the clue."""
+    late = [f"{language} {number}" for language, number, s in _sentences(values)
             if s["clue"] is None or s["clue"] >= s["ambiguous"]
             or s["weights"][s["ambiguous"]][s["clue"]] <= 0.0]
-    return require(not late, f"sentences whose clue is not visible to the ambiguous word: "
-                             f"{late}")
+    return evidence(equal("sentences_whose_clue_is_not_visible", len(late), 0),
+                    detail=f"sentences whose clue is not visible to the ambiguous word: "
+                           f"{', '.join(late) or 'none'}")
 
 
 # ---------------------------------------------------------------------------
 # Values and the update; the value swap
 # ---------------------------------------------------------------------------
-def _leans(sense, towards: int) -> bool:
-    return sense[towards] > sense[1 - towards]
+def _lead(sense, towards: int) -> float:
+    """How far SENSE leans to coordinate TOWARDS: positive if it does."""
+    return sense[towards] - sense[1 - towards]
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.h",
                                   [0.8546845764260097, 0.020759346224855764]))
-def bank_outputs_differ(values) -> str:
-    failures = []
+def bank_outputs_differ(values):
+    """"bank"'s head output is the attention-weighted mixture of the value vectors and
+    leans to the sentence's own sense: the two sentences of a language give different
+    outputs."""
+    recomputed, leads, shown = [], [], []
     for language, number, s in _sentences(values):
         row = s["weights"][s["ambiguous"]]
         mixed = [sum(a * v[c] for a, v in zip(row, s["V"], strict=True)) for c in range(2)]
-        if not (_all_close(mixed, s["h"]) and _leans(s["h"], number - 1)):
-            failures.append(f"{language} {number}: head output {s['h']}")
-    return require(not failures, "; ".join(failures) or "each h leans to its own sense")
+        recomputed.append(_difference(mixed, s["h"]))
+        leads.append(_lead(s["h"], number - 1))
+        shown.append(f"{language} {number}: head output {_rounded(s['h'])}")
+    return evidence(
+        below("head_output_recomputed_difference", max(recomputed), TOLERANCE, "sci1"),
+        above("head_output_lead_to_own_sense", min(leads), 0, "sig2"),
+        detail="; ".join(shown),
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.0.sense_after", [0.5, 1.3]))
-def bank_moves_towards_its_sense(values) -> str:
-    wrong = []
+def bank_moves_towards_its_sense(values):
+    """"bank" starts in the middle of the sense plane and the update (its head output
+    added) moves it towards the sentence's own sense."""
+    middle, update, leads, shown = [], [], [], []
     for language, number, s in _sentences(values):
         before, after = s["sense_before"], s["sense_after"]
         added = [b + h for b, h in zip(before, s["h"], strict=True)]
-        if not (_close(before[0], before[1]) and _all_close(after, added)
-                and _leans(after, number - 1)):
-            wrong.append((language, number, before, after))
-    return require(not wrong, f"'bank' not moved from the middle to its sense: {wrong}")
+        middle.append(abs(before[0] - before[1]))
+        update.append(_difference(after, added))
+        leads.append(_lead(after, number - 1))
+        shown.append(f"{language} {number}: sense coordinates before {_rounded(before)}, "
+                     f"after {_rounded(after)}")
+    return evidence(
+        below("sense_imbalance_before_update", max(middle), TOLERANCE, "sci1"),
+        below("update_recomputed_difference", max(update), TOLERANCE, "sci1"),
+        above("lead_to_own_sense_after_update", min(leads), 0, "sig2"),
+        detail="; ".join(shown),
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.0.swapped.weights",
                                   [0.2, 0.2, 0.2, 0.2, 0.2]))
-def value_swap_keeps_weights(values) -> str:
-    moved = [(language, number) for language, number, s in _sentences(values)
-             if not _all_close(s["swapped"]["weights"], s["weights"][s["ambiguous"]])
-             or not _close(s["swapped"]["clue_weight"], s["clue_weight"])]
-    return require(not moved, f"sentences whose weights move with the swap: {moved}")
+def value_swap_keeps_weights(values):
+    """Swapping W_V's columns leaves every bank sentence's attention weights as they
+    are, to rounding."""
+    moved = {f"{language} {number}": max(
+        _difference(s["swapped"]["weights"], s["weights"][s["ambiguous"]]),
+        abs(s["swapped"]["clue_weight"] - s["clue_weight"]))
+        for language, number, s in _sentences(values)}
+    return evidence(
+        below("weight_change_by_swap", max(moved.values()), TOLERANCE, "sci1"),
+        detail="largest change of a weight with the swap, per sentence: "
+               + ", ".join(f"{k}: {v:.3g}" for k, v in moved.items()))
 
 
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.swapped.sense_after",
                                   [0.548, 1.345]))
-def value_swap_sends_bank_to_the_other_sense(values) -> str:
-    wrong = []
+def value_swap_sends_bank_to_the_other_sense(values):
+    """With W_V's columns swapped, "bank"'s head output is the original with its two
+    coordinates swapped, and the update moves "bank" towards the other sense."""
+    swapped_output, leads, shown = [], [], []
     for language, number, s in _sentences(values):
         swapped = s["swapped"]
-        if not (_all_close(swapped["h"], s["h"][::-1])
-                and _leans(swapped["sense_after"], 2 - number)):
-            wrong.append((language, number, swapped["sense_after"]))
-    return require(not wrong, f"swaps that do not send 'bank' to the other sense: {wrong}")
+        swapped_output.append(_difference(swapped["h"], s["h"][::-1]))
+        leads.append(_lead(swapped["sense_after"], 2 - number))
+        shown.append(f"{language} {number}: sense coordinates after the swap "
+                     f"{_rounded(swapped['sense_after'])}")
+    return evidence(
+        below("swapped_head_output_difference", max(swapped_output), TOLERANCE, "sci1"),
+        above("lead_to_other_sense_after_swap", min(leads), 0, "sig2"),
+        detail="; ".join(shown),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -302,8 +429,10 @@ def value_swap_sends_bank_to_the_other_sense(values) -> str:
 # ---------------------------------------------------------------------------
 @claim(refute=lambda v: set_value(v, "examples.heads.sentences.en.1.weights_2.5",
                                   [0.1, 0.1, 0.5, 0.1, 0.1, 0.1]))
-def second_head_looks_at_words_like_itself(values) -> str:
-    failures = []
+def second_head_looks_at_words_like_itself(values):
+    """In every row of head 2, the largest weight falls only on words of the row's own
+    kind, and "bank" gives more than half of it to itself."""
+    off_kind, own_weights, recorded = [], [], []
     for language, pair in lookup(values, "examples.heads.sentences").items():
         for number, (s, s2) in enumerate(zip(lookup(values, f"examples.bank.sentences."
                                                            f"{language}"), pair,
@@ -311,65 +440,103 @@ def second_head_looks_at_words_like_itself(values) -> str:
             roles = s["roles"]
             for i, row in enumerate(s2["weights_2"]):
                 best = max(row[: i + 1])
-                if any(_close(w, best) and roles[j] != roles[i] for j, w in enumerate(row)):
-                    failures.append((language, number, i))
+                if any(abs(w - best) < TOLERANCE and roles[j] != roles[i]
+                       for j, w in enumerate(row)):
+                    off_kind.append(f"{language} {number}, row {i + 1}")
             own = s2["weights_2"][s["ambiguous"]][s["ambiguous"]]
-            if own <= 0.5 or not _close(own, s2["self_weight_2"]):
-                failures.append((language, number, "bank", own))
-    return require(not failures, f"rows of head 2 whose largest weight is not on a word of "
-                                 f"the same kind: {failures}")
+            own_weights.append(own)
+            recorded.append(abs(own - s2["self_weight_2"]))
+    return evidence(
+        equal("head_2_rows_off_kind", len(off_kind), 0),
+        above("smallest_own_weight_head_2", min(own_weights), 0.5, "fix2"),
+        below("recorded_difference", max(recorded), TOLERANCE, "sci1"),
+        detail=f"rows of head 2 whose largest weight is not on a word of the same kind: "
+               f"{', '.join(off_kind) or 'none'}; 'bank''s weight on itself: "
+               f"{_rounded(own_weights)}",
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.heads.sentences.sv.1.updated.2", 0.9))
-def second_head_leaves_the_sense(values) -> str:
-    wrong = []
+def second_head_leaves_the_sense(values):
+    """With both heads, "bank"'s sense coordinates are those head 1 alone gives: head 2
+    leaves them as they are."""
+    changes, shown = [], []
     for language, number, s in _sentences(values):
         both = lookup(values, f"examples.heads.sentences.{language}.{number - 1}.updated")
-        if not _all_close(both[2:], s["sense_after"]):
-            wrong.append((language, number, both[2:], s["sense_after"]))
-    return require(not wrong, f"senses that head 2 changes: {wrong}")
+        changes.append(_difference(both[2:], s["sense_after"]))
+        shown.append(f"{language} {number}: sense coordinates with both heads "
+                     f"{_rounded(both[2:])}, head 1 alone {_rounded(s['sense_after'])}")
+    return evidence(below("sense_change_by_head_2", max(changes), TOLERANCE, "sci1"),
+                    detail="; ".join(shown))
 
 
 @claim(refute=lambda v: set_value(v, "examples.heads.score_change", 0.5))
-def basis_change_keeps_scores(values) -> str:
+def basis_change_keeps_scores(values):
+    """An invertible change of basis M moves the query visibly but leaves every dot
+    product as it is, to rounding."""
     heads = lookup(values, "examples.heads")
     moved = max(abs(a - b) for a, b in zip(heads["query"], heads["query_new"], strict=True))
-    return require(heads["score_change"] < TOLERANCE and moved > 0.1
-                   and abs(heads["det_M"]) > TOLERANCE,
-                   f"the query moved by {moved:.3g}, the dot products by "
-                   f"{heads['score_change']:.3g}; det M = {heads['det_M']!r}")
+    return evidence(
+        below("dot_product_change", heads["score_change"], TOLERANCE, "sci1"),
+        above("query_change", moved, 0.1, "fix2"),
+        above("det_M_size", abs(heads["det_M"]), TOLERANCE, "sci1"),
+        detail=f"the query moved by {moved:.3g}, the dot products by "
+               f"{heads['score_change']:.3g}; det M = {heads['det_M']!r}",
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.heads.output_change", 0.3))
-def value_side_change_keeps_output(values) -> str:
+def value_side_change_keeps_output(values):
+    """Invertible changes of basis on both sides move every weight matrix visibly but
+    leave the layer's output as it is, to rounding."""
     heads = lookup(values, "examples.heads")
     moved = heads["weight_change"]
-    return require(heads["output_change"] < TOLERANCE and min(moved.values()) > 0.1
-                   and abs(heads["det_N"]) > TOLERANCE and abs(heads["det_M"]) > TOLERANCE,
-                   f"weights moved by up to {moved}, the layer's output by "
-                   f"{heads['output_change']:.3g}")
+    return evidence(
+        below("output_change", heads["output_change"], TOLERANCE, "sci1"),
+        above("smallest_weight_matrix_change", min(moved.values()), 0.1, "fix2"),
+        above("det_N_size", abs(heads["det_N"]), TOLERANCE, "sci1"),
+        above("det_M_size", abs(heads["det_M"]), TOLERANCE, "sci1"),
+        detail=f"weights moved by up to {moved}, the layer's output by "
+               f"{heads['output_change']:.3g}; det M = {heads['det_M']!r}, "
+               f"det N = {heads['det_N']!r}",
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.heads.product_change.W_V_W_O", 0.2))
-def only_products_are_pinned(values) -> str:
+def only_products_are_pinned(values):
+    """The changes of basis move every weight matrix visibly but leave the products
+    W_Q W_Kᵀ and W_V W_O as they are, to rounding."""
     heads = lookup(values, "examples.heads")
     products = heads["product_change"]
-    return require(max(products.values()) < TOLERANCE
-                   and heads["largest_product_change"] == max(products.values()) and
-                   min(heads["weight_change"].values()) > 0.1,
-                   f"products moved by {products}, the factors by {heads['weight_change']}")
+    return evidence(
+        below("product_change", max(products.values()), TOLERANCE, "sci1"),
+        equal("recorded_difference", abs(heads["largest_product_change"]
+                                         - max(products.values())), 0, "sci1"),
+        above("smallest_weight_matrix_change", min(heads["weight_change"].values()), 0.1,
+              "fix2"),
+        detail=f"products moved by {products} (recorded largest "
+               f"{heads['largest_product_change']!r}), the factors by {heads['weight_change']}",
+    )
 
 
 @claim(refute=lambda v: set_value(v, "examples.heads.reorder_change", 0.2))
-def head_order_is_free(values) -> str:
+def head_order_is_free(values):
+    """Renumbering the heads (and W_O's blocks with them) leaves the output as it is, to
+    rounding."""
     change = lookup(values, "examples.heads.reorder_change")
-    return require(change < TOLERANCE, f"renumbering the heads moves the output by {change:.3g}")
+    return evidence(below("output_change_by_renumbering", change, TOLERANCE, "sci1"),
+                    detail=f"renumbering the heads moves the output by {change:.3g}")
 
 
 @claim(refute=lambda v: set_value(v, "examples.heads.swap_undone_change", 0.4))
-def w_o_undoes_the_swap(values) -> str:
+def w_o_undoes_the_swap(values):
+    """Swapping W_V's columns alone moves the output visibly; with W_O adjusted to
+    match, the output is as it was, to rounding."""
     heads = lookup(values, "examples.heads")
-    return require(heads["swap_alone_change"] > 0.1 and heads["swap_undone_change"] < TOLERANCE,
-                   f"the swap alone moves the output by at least "
-                   f"{heads['swap_alone_change']:.3g}; with W_O adjusted by "
-                   f"{heads['swap_undone_change']:.3g}")
+    return evidence(
+        above("output_change_by_swap_alone", heads["swap_alone_change"], 0.1, "fix2"),
+        below("output_change_with_w_o_adjusted", heads["swap_undone_change"], TOLERANCE,
+              "sci1"),
+        detail=f"the swap alone moves the output by {heads['swap_alone_change']:.3g}; with "
+               f"W_O adjusted by {heads['swap_undone_change']:.3g}",
+    )

@@ -2,8 +2,9 @@
 
 A failed computation (the experiment, or a notebook cell) stops the build at once.
 Whatever is wrong with the pages is collected over every page of every language,
-and the build fails naming all of it: one build of a copy with four faults planted
-in different places shows each of them, and publishes nothing. Either build leaves
+and the build fails naming all of it, each fault with its file and line: one build of
+a copy with faults planted in different places (three of them on three lines of one
+page, and a section in English only) shows each of them, and publishes nothing. Either build leaves
 the site folder it was given, which holds a previous site and a file of someone
 else's, byte for byte as it was."""
 
@@ -28,11 +29,18 @@ FAULTS = [  # path, pattern, replacement: each its own failure, in pages of diff
     ("experiment/config.py", r"(steps: int = )\d+", r"\g<1>20"),
     # A planted parameter: the worked example's key is no longer ln 3.
     ("examples/two_positions.py", r"\(math\.log\(3\),\)", "(math.log(2.5),)"),
-    # A typo in a translation only: it is built after the English pages.
+    # Three faults on three lines of a translation, which is built after the English
+    # pages: a misspelt name, an unknown style, a shortcode never closed.
     ("docs/index.uk.md", r"\n## ",
-     "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## "),
+     "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n"
+     "Стиль: {{ num experiment.config.steps fancy }}.\n"
+     "Незакрита: {{ num experiment.config.steps int }.\n\n## "),
     # A malformed shortcode: a vector of a single number.
     ("docs/index.sv.md", r"\n## ", "\nFel form: {{ vec experiment.config.steps int }}.\n\n## "),
+    # A section, with a number, in English only.
+    ("docs/attention.md", r"\n## Pitfalls ",
+     "\n## Other layers {#other-layers}\n\nA shift of {{ num examples.bank.shift fix1 }}.\n"
+     "\n## Pitfalls "),
 ]
 
 
@@ -89,33 +97,56 @@ def test_a_build_removes_the_scratch_folders_of_a_killed_build_only(stderr, left
     assert not killed.exists() and running.is_dir()
 
 
-def test_a_malformed_shortcode_fails_the_build_naming_page_and_shortcode(stderr):
-    assert ("index.sv.md: `{{ vec experiment.config.steps int }}`: needs a vector"
-            in stderr), stderr[-3000:]
+def test_a_malformed_shortcode_fails_the_build_naming_page_line_and_shortcode(stderr):
+    assert re.search(r"docs/index\.sv\.md:\d+: `\{\{ vec experiment\.config\.steps int \}\}`: "
+                     r"needs a vector", stderr), stderr[-3000:]
     assert "TypeError" not in stderr
 
 
-def test_a_crippled_experiment_fails_the_build_naming_claim_and_page(stderr):
-    assert re.search(r"feature-recovery(\.\w\w)?\.md: claim '\w+' is not supported by this run",
-                     stderr), stderr[-3000:]
+def test_three_faults_on_one_page_are_three_errors_with_their_lines(stderr):
+    lines = [int(n) for n in re.findall(r"^  docs/index\.uk\.md:(\d+): ", stderr, re.MULTILINE)]
+    assert len(lines) == 3 and len(set(lines)) == 3, stderr[-3000:]
+    assert lines == sorted(lines) and lines[1] == lines[0] + 1
+    assert "docs/index.uk.md (3):" in stderr
 
 
-def test_a_planted_example_parameter_fails_the_build_naming_claim_and_page(stderr):
-    # tests/examples/test_planted_errors.py plants one in each example, without a build.
-    assert "attention.md: claim 'worked_key_is_ln3' is not supported by this run" in stderr, \
-        stderr[-3000:]
+def test_a_misspelt_name_is_offered_the_right_one(stderr):
+    assert re.search(r"index\.uk\.md:\d+: .*experiment\.seeds\.0\.heldout_msee.*"
+                     r"did you mean `heldout_mse`", stderr), stderr[-3000:]
 
 
-def test_an_unknown_result_name_fails_the_build_naming_page_and_name(stderr):
-    assert re.search(r"index\.uk\.md: .*experiment\.seeds\.0\.heldout_msee", stderr), \
-        stderr[-3000:]
+def test_an_unknown_style_lists_the_styles_with_an_example_each(stderr):
+    assert re.search(r"unknown number style 'fancy'; the styles: int \(4096\), fixN \(fix3: "
+                     r"0\.332\)", stderr), stderr[-3000:]
 
 
-def test_every_fault_is_named_in_every_language_it_touches(stderr):
-    for page in ("feature-recovery.md", "feature-recovery.uk.md", "feature-recovery.sv.md",
-                 "attention.md", "attention.uk.md", "attention.sv.md", "index.uk.md",
-                 "index.sv.md"):
-        assert f"{page}: " in stderr, page
+def test_an_english_only_section_fails_the_build_in_every_other_language(stderr):
+    for language in ("uk", "sv"):
+        assert re.search(rf"docs/attention\.{language}\.md:\d+: \[{language}\] lacks section "
+                         r"\{#other-layers\} of docs/attention\.md:\d+", stderr), stderr[-3000:]
+
+
+def test_a_refuted_claim_is_reported_once_with_where_it_is_defined_and_used(stderr):
+    assert stderr.count("claim worked_key_is_ln3 is not supported by this run") == 1, stderr
+    block = stderr.split("claim worked_key_is_ln3 is not supported by this run", 1)[1]
+    block = block.split("\n\n", 1)[0]
+    assert re.search(r"Defined at sitebuild/claims/attention\.py:\d+", block), block
+    for page in ("attention.md", "attention.uk.md", "attention.sv.md"):
+        assert re.search(rf"docs/{re.escape(page)}:\d+", block), block
+    assert "It checks: " in block and "FAILS " in block
+    assert "change the sentence, never the number" in block
+
+
+def test_a_crippled_experiment_refutes_the_feature_recovery_claims(stderr):
+    assert re.search(r"claim \w+ is not supported by this run\.(\n.*){1,4}"
+                     r"docs/feature-recovery\.md:\d+", stderr), stderr[-3000:]
+
+
+def test_the_count_is_the_number_of_errors(stderr):
+    count = int(re.search(r"(\d+) errors? on the pages", stderr)[1])
+    faults = re.findall(r"^  docs/[\w.-]+\.md:\d+: ", stderr, re.MULTILINE)
+    claims = re.findall(r"^  claim \w+ is not supported by this run", stderr, re.MULTILINE)
+    assert count == len(faults) + len(claims) and claims and faults, stderr[-3000:]
 
 
 def test_a_failing_experiment_or_notebook_cell_fails_the_build_naming_it(tmp_path):

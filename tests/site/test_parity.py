@@ -9,66 +9,20 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from examples.figures import file_names as example_files
-from experiment.figures import FIGURES as RUN_FIGURES
-from experiment.figures import file_names as run_files
+from sitebuild import parity
 from tests.project import ROOT, site_words
 
 DOCS = ROOT / "docs"
 TRANSLATIONS = ("uk", "sv")
-SECTION = re.compile(r"^## .*?\{#(?P<id>[\w-]+)\}\s*$", re.MULTILINE)
-FEATURES = {
-    "shortcodes": re.compile(r"\{\{\s*[a-z]+\s+[^{}]*?\}\}"),
-    "tables": re.compile(r"^\|[\s:|-]*-{3,}[\s:|-]*\|?\s*$", re.MULTILINE),
-    "listings": re.compile(r'^\s*-{2}8<-{2} "[^"]+"', re.MULTILINE),
-    "figures": re.compile(r"<figure\b"),
-    "images": re.compile(r"!\[[^\]]*\]\((?P<key>[^)]+)\)"),  # the file, not the alt text
-    "display math": re.compile(r"^\s*\$\$", re.MULTILINE),
-    "admonitions": re.compile(r"^\s*(?:!!!|\?\?\?\+?) ", re.MULTILINE),
-    "code blocks": re.compile(r"^\s*```", re.MULTILINE),
-    "widgets": re.compile(r'<div class="(?P<name>[\w-]+)"'),
-}
-
-
-# Figures drawn once more with decimal commas, which the uk and sv pages show.
-COMMA_TWINS = {name for name in [*example_files(), *(file for figure in RUN_FIGURES
-                                                   for file in run_files(figure))]
-               if "-comma" in name}
-
-
-def with_decimal_commas(image: str) -> str:
-    """The image a uk or sv page shows where English shows IMAGE: the figure's
-    decimal-comma twin, if it has one."""
-    path, hash_mark, fragment = image.partition("#")
-    stem = path.removeprefix("run/").removesuffix(".svg")
-    base, dark = (stem.removesuffix("-dark"), "-dark") if stem.endswith("-dark") else (stem, "")
-    twin = f"{base}-comma{dark}.svg"
-    return f"run/{twin}{hash_mark}{fragment}" if twin in COMMA_TWINS else image
+SECTION = parity.SECTION
 
 
 def english_pages() -> list[Path]:
     return sorted(p for p in DOCS.glob("*.md") if p.suffixes == [".md"])
-
-
-def sections(text: str) -> list[tuple[str, str]]:
-    """(id, text) per H2 section; the part before the first H2 is section ''."""
-    parts, start, current = [], 0, ""
-    for match in SECTION.finditer(text):
-        parts.append((current, text[start:match.start()]))
-        current, start = match["id"], match.end()
-    parts.append((current, text[start:]))
-    return parts
-
-
-def fingerprint(section_text: str) -> dict[str, Counter]:
-    return {name: Counter(m.groupdict().get("key") or m.group(0)
-                          for m in pattern.finditer(section_text))
-            for name, pattern in FEATURES.items()}
 
 
 @pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.stem)
@@ -85,22 +39,38 @@ def test_every_h2_has_an_explicit_id(page):
 @pytest.mark.parametrize("translation", TRANSLATIONS)
 @pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.stem)
 def test_translation_has_the_same_structure(page, translation):
-    """Each section has English's features; its figures are English's, each as its
-    decimal-comma twin where it has one."""
+    """Each section has English's features (the build's own check, sitebuild.parity);
+    its figures are English's, each as its decimal-comma twin where it has one."""
     translated = page.with_suffix(f".{translation}.md")
     assert translated.exists(), f"{translated.name} is missing"
-    english = sections(page.read_text(encoding="utf-8"))
-    other = sections(translated.read_text(encoding="utf-8"))
-    assert [i for i, _ in other] == [i for i, _ in english], "sections differ"
-    for (section_id, english_text), (_, other_text) in zip(english, other, strict=True):
-        expected, found = fingerprint(english_text), fingerprint(other_text)
-        expected["images"] = Counter({with_decimal_commas(image): count
-                                      for image, count in expected["images"].items()})
-        for feature in FEATURES:
-            assert found[feature] == expected[feature], (
-                f"{translated.name}, section '{section_id or 'top'}': {feature} differ:\n"
-                f"  missing: {dict(expected[feature] - found[feature])}\n"
-                f"  extra:   {dict(found[feature] - expected[feature])}")
+    drift = parity.drift(page.read_text(encoding="utf-8"), translated.read_text(encoding="utf-8"),
+                         f"docs/{page.name}", f"docs/{translated.name}", translation)
+    assert not drift, "\n".join(map(str, drift))
+
+
+ENGLISH = """Intro {{ num a.b fix2 }}.
+
+## One {#one}
+
+A claim. {{ claim x }}
+
+## Two {#two}
+
+![A figure](run/f.svg)
+"""
+
+
+def test_drift_names_the_missing_section_and_the_missing_item():
+    other = ENGLISH.replace(" {{ claim x }}", "").replace("## Two {#two}", "## Zwei {#zwei}")
+    found = "\n".join(map(str, parity.drift(ENGLISH, other, "docs/p.md", "docs/p.de.md", "de")))
+    assert "[de] lacks section {#two} of docs/p.md:7" in found
+    assert "[de] has section {#zwei}" in found
+    assert "section {#one} lacks the shortcode {{ claim x }} of docs/p.md:5" in found
+
+
+def test_a_translation_may_show_a_figures_decimal_comma_twin():
+    other = ENGLISH.replace("run/f.svg", "run/f-comma.svg")
+    assert not parity.drift(ENGLISH, other, "docs/p.md", "docs/p.sv.md", "sv")
 
 
 # An explicit id: `{#id}` (a heading's), `{: #id}` or `{ #id .class }` (an attribute

@@ -1,18 +1,32 @@
 """Every claim holds on this build's default computations, and fails, naming itself,
-on the values its refutation makes: no claim passes whatever the data."""
+on the values its refutation makes: no claim passes whatever the data. Every claim
+says what it checks, and every quantity it measures has words in every language of
+the evidence notes."""
 
 import copy
 
 import pytest
+import yaml
 
 from sitebuild import claims
+from sitebuild.evidence import WORDS_FILE
 
 pytestmark = pytest.mark.slow
 
+LANGUAGES = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def evidence_of(computed_values) -> dict[str, claims.Evidence]:
+    """Each claim's evidence on the default run, checked once."""
+    return {name: claims.check(name, computed_values) for name in claims.REGISTRY}
+
 
 @pytest.mark.parametrize("name", sorted(claims.REGISTRY))
-def test_claim_holds_on_the_default_run(name, computed_values):
-    assert claims.check(name, computed_values)
+def test_claim_holds_on_the_default_run(name, evidence_of):
+    found = evidence_of[name]
+    assert isinstance(found, claims.Evidence)
+    assert found.measures and found.holds, found
 
 
 @pytest.mark.parametrize("name", sorted(claims.REGISTRY))
@@ -22,6 +36,32 @@ def test_claim_fails_on_its_refutation_and_names_itself(name, computed_values):
     assert refuted != computed_values, "the refutation changed nothing"
     with pytest.raises(claims.ClaimRefuted, match=rf"^{name}: "):
         claims.check(name, refuted)
+
+
+@pytest.mark.parametrize("name", sorted(claims.REGISTRY))
+def test_a_refuted_claim_carries_its_failing_measures(name, computed_values):
+    refuted = copy.deepcopy(computed_values)
+    claims.REGISTRY[name].refute(refuted)
+    with pytest.raises(claims.ClaimRefuted) as raised:
+        claims.check(name, refuted)
+    found = raised.value.evidence
+    assert isinstance(found, claims.Evidence)
+    assert any(not measure.holds for measure in found.measures), found
+
+
+@pytest.mark.parametrize("name", sorted(claims.REGISTRY))
+def test_every_claim_says_what_it_checks(name):
+    description = claims.REGISTRY[name].description
+    assert description.strip(), f"claim {name!r} has no description"
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_measured_quantity_has_words_in_every_language(language, evidence_of):
+    words = LANGUAGES[language]["quantities"]
+    missing = sorted({(measure.quantity, name) for name, found in evidence_of.items()
+                      for measure in found.measures
+                      if not str(words.get(measure.quantity) or "").strip()})
+    assert not missing, f"quantities without {language} words (quantity, claim): {missing}"
 
 
 def test_an_unknown_claim_is_not_a_refuted_one():

@@ -1,8 +1,23 @@
-"""Shortcodes fill pages from the run, and fail loudly on anything unknown."""
+"""Shortcodes fill pages from the run, and fail loudly on anything unknown: every
+fault of a page at once, each with its line."""
 
 import pytest
 
-from sitebuild.shortcodes import ShortcodeError, expand
+from sitebuild.shortcodes import expand
+
+
+def filled(markdown: str, values: dict, language: str) -> str:
+    """MARKDOWN expanded, which must hold no fault."""
+    result = expand(markdown, values, language)
+    assert not result.errors, result.errors
+    return result.markdown
+
+
+def faults(markdown: str, values: dict, language: str = "en") -> str:
+    """Every fault of MARKDOWN, one per line, as the build reports them."""
+    result = expand(markdown, values, language)
+    assert result.errors, f"no fault in {markdown!r}"
+    return "\n".join(f"{e.line}: {e.message}" for e in result.errors)
 
 VALUES = {
     "experiment": {
@@ -15,28 +30,27 @@ VALUES = {
 
 
 def test_values_are_formatted_for_the_page_language_and_marked_with_their_key():
-    page, _ = expand("{{ num experiment.seeds.0.heldout_mse sci2 }} after "
+    page = filled("{{ num experiment.seeds.0.heldout_mse sci2 }} after "
                      "{{ num experiment.config.steps int }}", VALUES, "uk")
     assert ">1,3\u00a0×\u00a010⁻³¹</span>" in page
     assert 'data-key="experiment.config.steps"' in page and ">1200</span>" in page
 
 
 def test_a_range_comes_from_min_and_max():
-    page, _ = expand("{{ range experiment.summary.erase_query fix3 }}", VALUES, "en")
+    page = filled("{{ range experiment.summary.erase_query fix3 }}", VALUES, "en")
     assert ">0.139–0.153</span>" in page
 
 
 def test_table_rows_come_from_the_run():
-    page, _ = expand("| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n"
+    page = filled("| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n"
                      "{{ rows bank_row }}", BANK, "sv")
     assert page.count("\n| ") == 3 and "| fiskade |" in page and "[0,5; 0,5]" in page
 
 
 def test_lang_code_is_the_pages_language():
-    page, _ = expand("![a](run/bank-teaser-{{ lang code }}.svg)", VALUES, "uk")
+    page = filled("![a](run/bank-teaser-{{ lang code }}.svg)", VALUES, "uk")
     assert page == "![a](run/bank-teaser-uk.svg)"
-    with pytest.raises(ShortcodeError):
-        expand("{{ lang name }}", VALUES, "uk")
+    assert "usage {{ lang code }}" in faults("{{ lang name }}", VALUES, "uk")
 
 
 @pytest.mark.parametrize("markdown", [
@@ -50,21 +64,49 @@ def test_lang_code_is_the_pages_language():
     "{{ num experiment.config.steps int",  # never closed
 ])
 def test_anything_unknown_fails_with_its_name(markdown):
-    with pytest.raises(ShortcodeError):
-        expand(markdown, VALUES, "en")
+    assert faults(markdown, VALUES).startswith("1: ")
 
 
-def test_a_claim_the_values_support_renders_as_a_hidden_marker():
-    page, checked = expand("Renumbering the heads changes nothing.{{ claim head_order_is_free }}",
-                           VALUES, "en")
-    assert checked == ["head_order_is_free"]
-    assert 'data-claim="head_order_is_free" hidden' in page
+def test_a_claim_the_values_support_shows_an_evidence_mark_and_its_note():
+    result = expand("Renumbering the heads changes nothing.{{ claim head_order_is_free }}",
+                    VALUES, "sv")
+    assert not result.errors and result.claims == ["head_order_is_free"]
+    page = result.markdown
+    assert '<sup class="evidence" data-claim="head_order_is_free">' in page
+    assert 'href="#evidence-head-order-is-free"' in page and 'class="footnote-ref"' in page
+    assert '<li id="evidence-head-order-is-free">' in page  # the note the mark links to
+    assert '<details class="note evidence-notes"' in page and "Så kontrollerades" in page
 
 
-def test_a_claim_the_values_refute_fails_and_says_which():
+def test_a_claim_used_twice_has_one_number_and_one_note():
+    page = filled("A.{{ claim head_order_is_free }} B.{{ claim head_order_is_free }}",
+                  VALUES, "en")
+    assert page.count(">1</a></sup>") == 2 and page.count("<li id=") == 1
+
+
+def test_a_claim_the_values_refute_is_an_error_naming_it():
     refuted = {**VALUES, "examples": {"heads": {"reorder_change": 0.25}}}
-    with pytest.raises(ShortcodeError, match="head_order_is_free"):
-        expand("{{ claim head_order_is_free }}", refuted, "en")
+    result = expand("\n\n{{ claim head_order_is_free }}", refuted, "en")
+    [error] = result.errors
+    assert error.claim == "head_order_is_free" and error.line == 3
+
+
+def test_three_faults_on_three_lines_are_three_errors_with_their_lines():
+    markdown = ("Held out: {{ num experiment.seeds.0.heldout_mes sci2 }}.\n"
+                "Steps: {{ num experiment.config.steps fancy }}.\n"
+                "Broken: {{ num experiment.config.steps int }\n")
+    result = expand(markdown, VALUES, "en", first_line=5)
+    assert [e.line for e in result.errors] == [5, 6, 7]
+    misspelt, style, malformed = (e.message for e in result.errors)
+    assert "did you mean `heldout_mse`?" in misspelt
+    assert "fix3: 0.332" in style and "sig2: 0.75" in style
+    assert "malformed shortcode" in malformed
+
+
+def test_an_unknown_name_lists_what_exists_where_the_lookup_stopped():
+    message = faults("{{ num experiment.summary.erase_qury fix3 }}", VALUES)
+    assert "did you mean `erase_query`?" in message
+    assert "experiment.summary holds: erase_query" in message and "results.json" in message
 
 
 BANK = {
@@ -85,12 +127,12 @@ BANK = {
 
 
 def test_lang_in_a_path_stands_for_the_pages_language():
-    page, _ = expand("{{ vec examples.bank.sentences.LANG.0.h fix1 }}", BANK, "sv")
+    page = filled("{{ vec examples.bank.sentences.LANG.0.h fix1 }}", BANK, "sv")
     assert 'data-key="examples.bank.sentences.sv.0.h"' in page and "[0,8; 0,1]" in page
 
 
 def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_weight():
-    page, _ = expand("{{ heatmap bank_1 }}", BANK, "sv")
+    page = filled("{{ heatmap bank_1 }}", BANK, "sv")
     assert '<th scope="col">fiskade</th>' in page and '<th scope="row">banken</th>' in page
     assert page.count('<td class="heat heat-') == 9
     assert '<td class="heat heat-8">' in page  # 0.8 → level 8 of 10
@@ -100,12 +142,12 @@ def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_
 
 
 def test_a_heatmap_row_shows_only_the_followed_word():
-    page, _ = expand("{{ heatmap bank_2_row }}", BANK, "en")
+    page = filled("{{ heatmap bank_2_row }}", BANK, "en")
     assert page.count("<tr") == 2 and "heatmap--row" in page
 
 
 def test_tiles_are_the_pages_own_sentence():
-    page, _ = expand('<ul class="tiles">{{ tiles bank_2 }}</ul>', BANK, "en")
+    page = filled('<ul class="tiles">{{ tiles bank_2 }}</ul>', BANK, "en")
     assert page == '<ul class="tiles"><li>I</li><li>fished</li><li>bank</li></ul>'
 
 
@@ -116,8 +158,7 @@ def test_tiles_are_the_pages_own_sentence():
     "{{ heatmap }}",
 ])
 def test_a_heatmap_or_tiles_that_cannot_be_drawn_fails_with_its_name(markdown):
-    with pytest.raises(ShortcodeError):
-        expand(markdown, BANK, "en")
+    assert faults(markdown, BANK)
 
 
 def test_a_failed_page_keeps_its_figures_paths_in_its_language():
@@ -166,9 +207,8 @@ MALFORMED = {
     ("{{ num experiment.config.steps sig0 }}", "at least one digit"),
 ])
 def test_a_malformed_shortcode_fails_naming_itself_and_why(markdown, why):
-    with pytest.raises(ShortcodeError) as raised:
-        expand(f"Some prose {markdown} and more.", MALFORMED, "en")
-    assert markdown in str(raised.value) and why in str(raised.value)
+    message = faults(f"Some prose {markdown} and more.", MALFORMED)
+    assert markdown in message and why in message
 
 
 @pytest.mark.parametrize("markdown", ["{{ heatmap bank_1 }}", "{{ tiles bank_1 }}",
@@ -178,7 +218,5 @@ def test_a_run_value_of_the_wrong_shape_fails_a_heatmap_tiles_or_table_naming_it
         {"tokens": 3, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
          "weights": [["a", "b", "c"]] * 3}]}}},
         "experiment": {"seeds": 3}}
-    with pytest.raises(ShortcodeError) as raised:
-        expand(markdown, broken, "en")
     name = markdown.split()[2]
-    assert name in str(raised.value)
+    assert name in faults(markdown, broken)

@@ -1,0 +1,84 @@
+"""Evidence marks: a checked sentence shows a numbered mark, whose note gives what was
+measured against its bound, in the page's language and number format.
+
+``{{ claim NAME }}`` becomes a footnote-style superscript,
+``<sup class="evidence" data-claim="NAME">``, linking to its note; the notes gather
+at the end of the page in one closed box (``<details class="evidence-notes">``).
+Material's footnote tooltips (the theme feature ``content.footnote.tooltips``) show
+a note on hover and tap: they read the element its ``.footnote-ref`` link points to.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+from pathlib import Path
+
+import yaml
+
+from sitebuild.claims import Evidence
+from sitebuild.numbers import format_value
+
+WORDS_FILE = Path(__file__).with_name("evidence_words.yml")
+
+
+class EvidenceError(ValueError):
+    """A measure whose quantity has no words in a language."""
+
+
+@functools.cache
+def words(language: str) -> dict:
+    every = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+    if language not in every:
+        raise EvidenceError(f"no evidence words for language {language!r} in {WORDS_FILE.name}")
+    return every[language]
+
+
+def note(found: Evidence, language: str) -> str:
+    """FOUND's measures as one sentence of LANGUAGE: "largest difference 4.4 × 10⁻¹⁶;
+    the check allows at most 10⁻¹²"."""
+    said = words(language)
+    parts = []
+    for measure in found.measures:
+        quantity = said["quantities"].get(measure.quantity)
+        if quantity is None:
+            raise EvidenceError(f"the evidence words of {language!r} have no quantity "
+                                f"{measure.quantity!r} (sitebuild/evidence_words.yml)")
+        value = format_value(measure.value, measure.style, language)
+        bound = format_value(measure.bound, measure.style, language)
+        relation = said["relations"][measure.relation].format(bound=bound)
+        parts.append(f"{quantity} {value}; {relation}")
+    text = ". ".join(part[0].upper() + part[1:] for part in parts)
+    return text + "."
+
+
+def anchor(name: str) -> str:
+    return f"evidence-{name.replace('_', '-')}"
+
+
+class Marks:
+    """The evidence marks of one page: numbered in the order their claims first appear."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.notes: dict[str, str] = {}  # claim name -> note, in order of appearance
+
+    def mark(self, name: str, found: Evidence) -> str:
+        if name not in self.notes:
+            self.notes[name] = note(found, self.language)
+        number = list(self.notes).index(name) + 1
+        label = words(self.language)["mark"].format(number=number)
+        return (f'<sup class="evidence" data-claim="{name}">'
+                f'<a class="footnote-ref" href="#{anchor(name)}" aria-label="{html.escape(label)}">'
+                f'{number}</a></sup>')
+
+    def box(self) -> str:
+        """The closed box of every note, for the end of the page; '' without marks."""
+        if not self.notes:
+            return ""
+        said = words(self.language)
+        items = "\n".join(f'<li id="{anchor(name)}"><p>{html.escape(text)}</p></li>'
+                          for name, text in self.notes.items())
+        return (f'\n\n<details class="note evidence-notes" id="evidence">\n'
+                f'<summary>{html.escape(said["title"])}</summary>\n'
+                f'<p>{html.escape(said["intro"])}</p>\n<ol>\n{items}\n</ol>\n</details>\n')
