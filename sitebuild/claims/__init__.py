@@ -205,10 +205,19 @@ def check(name: str, values: dict) -> Evidence:
     (naming the claim) if the values refute it."""
     if name not in REGISTRY:
         raise UnknownClaim(unknown_claim_message(name))
+    from sitebuild.values import UnknownValue
+
     try:
         found = REGISTRY[name].check(values)
     except ClaimRefuted as error:
         raise ClaimRefuted(f"{name}: {error}", error.evidence) from None
+    except UnknownValue:
+        raise
+    except (LookupError, TypeError, ValueError, ArithmeticError) as error:
+        # A run whose values have another shape than the check reads (fewer snapshots,
+        # an empty list) does not support the sentence either.
+        raise ClaimRefuted(f"{name}: its check cannot read this run's values "
+                           f"({type(error).__name__}: {error})") from None
     if not isinstance(found, Evidence):
         raise TypeError(f"claim {name!r} returned {type(found).__name__}, not Evidence")
     return found

@@ -50,6 +50,21 @@ def test_the_first_build_computes_once_and_executes_the_notebook_once(preview):
     assert shows_output(preview.page("uk/notebook/"))
 
 
+def test_a_rebuild_logs_a_few_short_lines_ending_with_its_summary(preview, project):
+    page = project / "docs" / "index.uk.md"
+    prose = page.read_text()
+    mark = len(preview.log)
+    try:
+        preview.rebuild_after(lambda: page.write_text(prose + "\nНове речення.\n"))
+        preview.wait_for(r"built in [\d.]+ s; 0 page errors", after=mark)
+        rebuild = preview.log[mark:]
+    finally:
+        preview.rebuild_after(lambda: page.write_text(prose))
+    assert all(len(line.rstrip("\n")) <= 300 for line in preview.log), (
+        max(preview.log, key=len)[:400])
+    assert len(rebuild) <= 15, "".join(rebuild)
+
+
 def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(preview, project):
     computed, executed = preview.count(COMPUTING), executions(preview)
     page = project / "docs" / "index.sv.md"
