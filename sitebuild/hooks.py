@@ -27,7 +27,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from sitebuild import catalogue, csp, images, languages, notebook, parity, publish, scratch
+from sitebuild import catalogue, csp, images, languages, logs, notebook, parity, publish, scratch
 from sitebuild.report import Report
 from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
 from sitebuild.shortcodes import SHORTCODE, expand, expand_language
@@ -63,7 +63,7 @@ _build = _Build()
 def on_startup(command: str, dirty: bool) -> None:
     _build.command, _build.dirty = command, dirty
     _build.report = Report()
-    languages.quiet_logs()
+    logs.quiet()
     scratch.remove_leftovers()  # of builds that were killed
 
 

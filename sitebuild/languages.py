@@ -11,12 +11,6 @@ nowhere else, so that an upgrade of the plugin is met in this one module
 
 from __future__ import annotations
 
-import logging
-
-# The plugin's logger: at INFO it prints a line of several kilobytes per language on
-# every build (the files it reconfigured), which buries the build's own errors.
-I18N_LOGGER = "mkdocs.plugins.mkdocs_static_i18n"
-
 
 def _i18n(config):
     return config.plugins["i18n"]
@@ -38,11 +32,6 @@ def codes(config) -> list[str]:
     every = [language.locale for language in i18n.config.languages]
     default = i18n.default_language
     return [default] + [code for code in every if code != default]
-
-
-def quiet_logs() -> None:
-    """Lower mkdocs-static-i18n's chatter to warnings."""
-    logging.getLogger(I18N_LOGGER).setLevel(logging.WARNING)
 
 
 def relative_links(extra) -> None:
