@@ -18,7 +18,7 @@ def test_focusing_a_mark_shows_its_note_as_a_tooltip(open_site_page, language):
     page, traffic = open_site_page(language, "attention/")
     mark = page.locator(MARK).first
     target = mark.get_attribute("href").removeprefix("#")
-    note = page.locator(f"[id='{target}']").inner_text()
+    note = page.locator(f"[id='{target}']").text_content()  # in the closed box
     mark.scroll_into_view_if_needed()
     mark.focus()
     tooltip = page.locator(".md-tooltip2--active")
