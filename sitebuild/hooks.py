@@ -25,7 +25,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from sitebuild import csp, images, languages, notebook, publish, scratch
+from sitebuild import csp, figures, images, languages, notebook, publish, scratch
 from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
 from sitebuild.shortcodes import SHORTCODE, ShortcodeError, expand, expand_language
 
@@ -79,6 +79,7 @@ def _fail(message: str) -> None:
 
 
 def on_config(config):
+    languages.configure(config)  # the language records: checked, search languages
     root = Path(config.config_file_path).resolve().parent
     cache = _caches.setdefault(root, RunCache(computations(root)))
     config.watch.extend(sorted(set(watched_paths(cache.computations)) - set(config.watch)))
@@ -97,6 +98,7 @@ def on_config(config):
 
 def on_pre_build(config) -> None:  # after mkdocs-static-i18n's on_config has set `extra`
     languages.titled_permalinks(config.mdx_configs, config.extra)
+    languages.for_page(config.extra, languages.building(config))
 
 
 @event_priority(-150)  # after mkdocs-static-i18n's (-100), which makes the files anew
@@ -143,10 +145,11 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if _build.error:
         # No numbers at all rather than stale ones: every value shows as "?".
         return _error_banner(_build.error) + SHORTCODE.sub("?", markdown)
-    language = getattr(page.file, "locale", None) or config.theme.get("language", "en")
+    language = languages.of_page(page, config)
     try:
-        expanded, checked = expand(markdown, {name: run.data for name, run in _build.runs.items()},
-                                   language)
+        values = {name: run.data for name, run in _build.runs.items()}
+        values[figures.PUBLISHED] = figures.published_files(_build.runs)
+        expanded, checked = expand(markdown, values, language)
     except ShortcodeError as error:
         message = f"{page.file.src_uri}: {error}"
         _fail(message)

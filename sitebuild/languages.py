@@ -1,10 +1,61 @@
-"""What mkdocs-static-i18n leaves to the site, in each language's build.
+"""The site's languages in each language's build: their records, and what
+mkdocs-static-i18n leaves to the site.
 
-mkdocs-static-i18n builds every language by running the whole build again, with the
-language's `extra`; three things it does not do as this site needs them.
+A language's record (locales/<code>.toml) is everything the build knows about it;
+mkdocs.yml's i18n entry gives MkDocs and Material its names and theme. mkdocs-static-i18n
+builds every language by running the whole build again, with the language's `extra`;
+three things it does not do as this site needs them.
 """
 
 from __future__ import annotations
+
+import locales
+
+PAGE_RECORD = "language"  # the key of `extra` that overrides/main.html writes into the page
+
+
+class LanguageMismatch(ValueError):
+    """mkdocs.yml's i18n entries and the language records name different languages."""
+
+
+def check_records(config) -> None:
+    """Every language of CONFIG's i18n plugin has a record, and every record an entry:
+    a language is its record, its pages and its entry, and a missing one would fail
+    far from its cause (a page without signs, a record never built)."""
+    entries = {language.locale for language in config.plugins["i18n"].config.languages}
+    records = set(locales.codes())
+    if entries != records:
+        raise LanguageMismatch(
+            f"mkdocs.yml's i18n entries ({', '.join(sorted(entries))}) and the records in "
+            f"locales/ ({', '.join(sorted(records))}) must name the same languages")
+
+
+def search_languages() -> list[str]:
+    """lunr's languages for the search index: each record's, once, in the records' order."""
+    return list(dict.fromkeys(record.search for record in locales.records().values()))
+
+
+def configure(config) -> None:
+    """CONFIG checked against the records, with their search languages for Material's
+    search plugin (which MkDocs names material/search)."""
+    check_records(config)
+    config.plugins["material/search"].config.lang = search_languages()
+
+
+def building(config) -> str:
+    """The language of the build under way (mkdocs-static-i18n builds one at a time)."""
+    return config.plugins["i18n"].current_language
+
+
+def of_page(page, config) -> str:
+    """PAGE's language: its file's, which mkdocs-static-i18n sets from the suffix."""
+    return getattr(page.file, "locale", None) or building(config)
+
+
+def for_page(extra, language: str) -> None:
+    """EXTRA (the config's) with LANGUAGE's record for the page's scripts, which
+    overrides/main.html writes into every page as JSON and common.js reads."""
+    extra[PAGE_RECORD] = locales.record(language).for_page()
 
 
 def relative_links(extra) -> None:

@@ -11,6 +11,7 @@
     {{ tiles bank_1 }}                               a sentence's token tiles, as <li> items
     {{ claim heldout_at_float_precision }}           a checked sentence (sitebuild.claims)
     {{ lang code }}                                  the page language: a-{{ lang code }}.svg
+    {{ figure query_response "ALT" }}               a figure's twins (sitebuild.figures)
 
 Paths start with a computation's package name (``experiment``, ``examples``) and
 walk its JSON by key or list index; a segment ``LANG`` stands for the page's
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from sitebuild import claims, heatmaps, tables
+from sitebuild import claims, figures, heatmaps, tables
 from sitebuild.numbers import FormatError
 from sitebuild.values import UnknownValue, render
 
@@ -63,6 +64,11 @@ def _render(kind: str, args: list[str], values: dict, language: str, claims_seen
         if args[0] != "code":
             raise ShortcodeError(f"`{{{{ lang {args[0]} }}}}`: usage {{{{ lang code }}}}")
         return language
+    if kind == "figure":  # one line per figure: its twins (sitebuild.figures)
+        try:
+            return figures.render(" ".join(args), language, values)
+        except figures.FigureError as error:
+            raise ShortcodeError(str(error)) from error
     if kind == "claim":
         expect(1, "{{ claim NAME }}")
         try:

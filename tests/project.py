@@ -22,8 +22,8 @@ _ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 LANGUAGES = ("en", "uk", "sv")
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
-PROJECT_PARTS = ("docs", "experiment", "examples", "companion", "provenance", "sitebuild",
-                 "overrides", "mkdocs.yml", "pyproject.toml")
+PROJECT_PARTS = ("docs", "experiment", "examples", "companion", "locales", "provenance",
+                 "sitebuild", "overrides", "mkdocs.yml", "pyproject.toml")
 
 # Tests that build a project of their own (serve, failing builds): the suite starts
 # them first (tests/conftest.py), so that their minutes overlap everything else.
