@@ -179,7 +179,5 @@ def site_url() -> str:
 
 
 def site_words() -> dict[str, dict]:
-    """The words of the site's own scripts per language, as mkdocs.yml gives them:
-    English in extra.site_words, the other languages in their plugins: i18n entries."""
-    return {language["locale"]: (language.get("extra") or {}).get("site_words")
-            for language in i18n_languages()}
+    """The words of the site's own scripts per language: each record's [words]."""
+    return {code: locales.record(code).words for code in LANGUAGES}

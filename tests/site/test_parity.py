@@ -1,4 +1,4 @@
-"""The three language versions of a page have the same structure, so no translation
+"""Every language version of a page has the same structure, so no translation
 can silently fall behind: same sections in the same order, and in each section the
 same computed values, claims, tables, listings, figures, formulas and admonitions; the
 same ids (### and HTML ones too); and the same inline diagrams, labelled in the page's
@@ -6,7 +6,6 @@ language."""
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -14,16 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from examples.figures import file_names as example_files
-from experiment.figures import FIGURES as RUN_FIGURES
-from experiment.figures import file_names as run_files
-from tests.project import ROOT, site_words
+import locales
+from tests.project import DEFAULT, LANGUAGES, ROOT, TRANSLATIONS, site_words
 
 DOCS = ROOT / "docs"
-TRANSLATIONS = ("uk", "sv")
 SECTION = re.compile(r"^## .*?\{#(?P<id>[\w-]+)\}\s*$", re.MULTILINE)
 FEATURES = {
-    "shortcodes": re.compile(r"\{\{\s*[a-z]+\s+[^{}]*?\}\}"),
+    # The shortcode without a figure's alt text, which is in the page's language.
+    "shortcodes": re.compile(r'\{\{\s*(?P<key>[a-z]+\s+[^{}"]*?)\s*(?:"[^"{}]*"\s*)?\}\}'),
     "tables": re.compile(r"^\|[\s:|-]*-{3,}[\s:|-]*\|?\s*$", re.MULTILINE),
     "listings": re.compile(r'^\s*-{2}8<-{2} "[^"]+"', re.MULTILINE),
     "figures": re.compile(r"<figure\b"),
@@ -33,22 +30,6 @@ FEATURES = {
     "code blocks": re.compile(r"^\s*```", re.MULTILINE),
     "widgets": re.compile(r'<div class="(?P<name>[\w-]+)"'),
 }
-
-
-# Figures drawn once more with decimal commas, which the uk and sv pages show.
-COMMA_TWINS = {name for name in [*example_files(), *(file for figure in RUN_FIGURES
-                                                   for file in run_files(figure))]
-               if "-comma" in name}
-
-
-def with_decimal_commas(image: str) -> str:
-    """The image a uk or sv page shows where English shows IMAGE: the figure's
-    decimal-comma twin, if it has one."""
-    path, hash_mark, fragment = image.partition("#")
-    stem = path.removeprefix("run/").removesuffix(".svg")
-    base, dark = (stem.removesuffix("-dark"), "-dark") if stem.endswith("-dark") else (stem, "")
-    twin = f"{base}-comma{dark}.svg"
-    return f"run/{twin}{hash_mark}{fragment}" if twin in COMMA_TWINS else image
 
 
 def english_pages() -> list[Path]:
@@ -85,8 +66,8 @@ def test_every_h2_has_an_explicit_id(page):
 @pytest.mark.parametrize("translation", TRANSLATIONS)
 @pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.stem)
 def test_translation_has_the_same_structure(page, translation):
-    """Each section has English's features; its figures are English's, each as its
-    decimal-comma twin where it has one."""
+    """Each section has English's features: its figures are English's by name (the
+    build picks each page's twins, sitebuild/figures.py)."""
     translated = page.with_suffix(f".{translation}.md")
     assert translated.exists(), f"{translated.name} is missing"
     english = sections(page.read_text(encoding="utf-8"))
@@ -94,8 +75,6 @@ def test_translation_has_the_same_structure(page, translation):
     assert [i for i, _ in other] == [i for i, _ in english], "sections differ"
     for (section_id, english_text), (_, other_text) in zip(english, other, strict=True):
         expected, found = fingerprint(english_text), fingerprint(other_text)
-        expected["images"] = Counter({with_decimal_commas(image): count
-                                      for image, count in expected["images"].items()})
         for feature in FEATURES:
             assert found[feature] == expected[feature], (
                 f"{translated.name}, section '{section_id or 'top'}': {feature} differ:\n"
@@ -183,23 +162,18 @@ def test_diagrams_are_the_same_drawing_with_labels_in_the_pages_language(page, t
                 assert text == en_text, f"{where}: notation {text!r} differs from {en_text!r}"
 
 
-WIDGET_WORDS = re.compile(
-    r'<script type="application/json" class="widget-words">(?P<json>.*?)</script>', re.DOTALL)
+WIDGET_WORDS = re.compile(r'<div class="(?P<widget>[\w-]+)" data-words="(?P<words>\w+)"')
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def widget_words(text: str) -> list[dict[str, set[str]]]:
-    """Per widget on the page: each word's key and the {placeholders} it fills."""
-    return [{key: set(PLACEHOLDER.findall(words)) for key, words in json.loads(m["json"]).items()}
-            for m in WIDGET_WORDS.finditer(text)]
-
-
-@pytest.mark.parametrize("translation", TRANSLATIONS)
-@pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.stem)
-def test_widgets_have_the_same_words_in_every_language(page, translation):
-    english = widget_words(page.read_text(encoding="utf-8"))
-    other = widget_words(page.with_suffix(f".{translation}.md").read_text(encoding="utf-8"))
-    assert other == english, f"{translation}: widget words or their placeholders differ"
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_widget_names_words_that_its_languages_record_has(language):
+    pages = english_pages() if language == DEFAULT else sorted(DOCS.glob(f"*.{language}.md"))
+    named = [(page.name, m["words"]) for page in pages
+             for m in WIDGET_WORDS.finditer(page.read_text(encoding="utf-8"))]
+    assert named, "no widget names its words: has the page changed?"
+    words = locales.record(language).words
+    assert [(page, key) for page, key in named if key not in words] == []
 
 
 def _shape(words) -> dict | set[str]:
@@ -212,10 +186,9 @@ def _shape(words) -> dict | set[str]:
 @pytest.mark.parametrize("translation", TRANSLATIONS)
 def test_the_site_scripts_have_the_same_words_in_every_language(translation):
     words = site_words()
-    assert words["en"], "mkdocs.yml has no extra.site_words"
-    assert words[translation], f"mkdocs.yml: the {translation} entry has no extra.site_words"
-    assert _shape(words[translation]) == _shape(words["en"]), (
-        f"{translation}: site words or their placeholders differ from English")
+    assert words[DEFAULT], f"locales/{DEFAULT}.toml has no [words]"
+    assert _shape(words[translation]) == _shape(words[DEFAULT]), (
+        f"locales/{translation}.toml: words or their placeholders differ from {DEFAULT}'s")
 
 
 def test_no_page_exists_in_one_language_only():
