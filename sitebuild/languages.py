@@ -37,7 +37,9 @@ def search_languages() -> list[str]:
 
 def configure(config) -> None:
     """CONFIG checked against the records, with their search languages for Material's
-    search plugin (which MkDocs names material/search)."""
+    search plugin (which MkDocs names material/search). The records are read afresh:
+    `mkdocs serve` loads the config again for every rebuild, an edit of a record too."""
+    locales.records.cache_clear()
     check_records(config)
     config.plugins["material/search"].config.lang = search_languages()
 

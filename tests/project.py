@@ -144,9 +144,18 @@ def copy_project(destination: Path) -> Path:
     return destination
 
 
+def page_suffix(language: str) -> str:
+    """What LANGUAGE's pages add to a page's name: page.md, page.uk.md."""
+    return "" if language == DEFAULT else f".{language}"
+
+
+def url_prefix(language: str) -> str:
+    """Where LANGUAGE's pages are published: the default's at the root, others in CODE/."""
+    return "" if language == DEFAULT else f"{language}/"
+
+
 def page_file(site: Path, language: str, page: str) -> Path:
-    prefix = "" if language == DEFAULT else f"{language}/"
-    return site / prefix / page / "index.html"
+    return site / url_prefix(language) / page / "index.html"
 
 
 def run_computation(package: str, *args: str) -> subprocess.CompletedProcess:

@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 
 from sitebuild import scratch
-from tests.project import OWN_BUILDS, copy_project, mkdocs_build
+from tests.project import (
+    LANGUAGES,
+    OWN_BUILDS,
+    TRANSLATIONS,
+    copy_project,
+    mkdocs_build,
+    page_suffix,
+)
 from tests.sitebuild.test_scratch import dead_pid
 
 pytestmark = [pytest.mark.slow, OWN_BUILDS]
@@ -28,11 +35,12 @@ FAULTS = [  # path, pattern, replacement: each its own failure, in pages of diff
     ("experiment/config.py", r"(steps: int = )\d+", r"\g<1>20"),
     # A planted parameter: the worked example's key is no longer ln 3.
     ("examples/two_positions.py", r"\(math\.log\(3\),\)", "(math.log(2.5),)"),
-    # A typo in a translation only: it is built after the English pages.
-    ("docs/index.uk.md", r"\n## ",
-     "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## "),
-    # A malformed shortcode: a vector of a single number.
-    ("docs/index.sv.md", r"\n## ", "\nFel form: {{ vec experiment.config.steps int }}.\n\n## "),
+    # A typo in a translation only: it is built after the default language's pages.
+    (f"docs/index.{TRANSLATIONS[-1]}.md", r"\n## ",
+     "\nA typo: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n\n## "),
+    # A malformed shortcode, in another translation: a vector of a single number.
+    (f"docs/index.{TRANSLATIONS[0]}.md", r"\n## ",
+     "\nMalformed: {{ vec experiment.config.steps int }}.\n\n## "),
 ]
 
 
@@ -56,9 +64,9 @@ def failed_build(tmp_path: Path, faults) -> str:
     for fault in faults:
         edit(project, *fault)
     site = tmp_path / "site"
-    (site / "uk").mkdir(parents=True)
+    (site / TRANSLATIONS[-1]).mkdir(parents=True)
     (site / "index.html").write_text("<p>the previous site</p>", encoding="utf-8")
-    (site / "uk" / "index.html").write_text("<p>попередній сайт</p>", encoding="utf-8")
+    (site / TRANSLATIONS[-1] / "index.html").write_text("<p>попередній сайт</p>", encoding="utf-8")
     (site / "notes.txt").write_text("not the build's", encoding="utf-8")
     before = tree(site)
     done = mkdocs_build(project, site)
@@ -90,8 +98,8 @@ def test_a_build_removes_the_scratch_folders_of_a_killed_build_only(stderr, left
 
 
 def test_a_malformed_shortcode_fails_the_build_naming_page_and_shortcode(stderr):
-    assert ("index.sv.md: `{{ vec experiment.config.steps int }}`: needs a vector"
-            in stderr), stderr[-3000:]
+    assert (f"index.{TRANSLATIONS[0]}.md: `{{{{ vec experiment.config.steps int }}}}`: "
+            "needs a vector" in stderr), stderr[-3000:]
     assert "TypeError" not in stderr
 
 
@@ -107,14 +115,14 @@ def test_a_planted_example_parameter_fails_the_build_naming_claim_and_page(stder
 
 
 def test_an_unknown_result_name_fails_the_build_naming_page_and_name(stderr):
-    assert re.search(r"index\.uk\.md: .*experiment\.seeds\.0\.heldout_msee", stderr), \
-        stderr[-3000:]
+    assert re.search(rf"index\.{TRANSLATIONS[-1]}\.md: .*experiment\.seeds\.0\.heldout_msee",
+                     stderr), stderr[-3000:]
 
 
 def test_every_fault_is_named_in_every_language_it_touches(stderr):
-    for page in ("feature-recovery.md", "feature-recovery.uk.md", "feature-recovery.sv.md",
-                 "attention.md", "attention.uk.md", "attention.sv.md", "index.uk.md",
-                 "index.sv.md"):
+    touched = [f"{name}{page_suffix(language)}.md" for name in ("feature-recovery", "attention")
+               for language in LANGUAGES] + [f"index.{language}.md" for language in TRANSLATIONS]
+    for page in touched:
         assert f"{page}: " in stderr, page
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from sitebuild.shortcodes import ShortcodeError, expand
+from tests.project import DEFAULT, TRANSLATIONS
 
 VALUES = {
     "experiment": {
@@ -16,27 +17,27 @@ VALUES = {
 
 def test_values_are_formatted_for_the_page_language_and_marked_with_their_key():
     page, _ = expand("{{ num experiment.seeds.0.heldout_mse sci2 }} after "
-                     "{{ num experiment.config.steps int }}", VALUES, "uk")
+                     "{{ num experiment.config.steps int }}", VALUES, TRANSLATIONS[-1])
     assert ">1,3\u00a0×\u00a010⁻³¹</span>" in page
     assert 'data-key="experiment.config.steps"' in page and ">1200</span>" in page
 
 
 def test_a_range_comes_from_min_and_max():
-    page, _ = expand("{{ range experiment.summary.erase_query fix3 }}", VALUES, "en")
+    page, _ = expand("{{ range experiment.summary.erase_query fix3 }}", VALUES, DEFAULT)
     assert ">0.139–0.153</span>" in page
 
 
 def test_table_rows_come_from_the_run():
     page, _ = expand("| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n"
-                     "{{ rows bank_row }}", BANK, "sv")
+                     "{{ rows bank_row }}", BANK, TRANSLATIONS[0])
     assert page.count("\n| ") == 3 and "| fiskade |" in page and "[0,5; 0,5]" in page
 
 
 def test_lang_code_is_the_pages_language():
-    page, _ = expand("![a](run/bank-teaser-{{ lang code }}.svg)", VALUES, "uk")
-    assert page == "![a](run/bank-teaser-uk.svg)"
+    page, _ = expand("![a](run/bank-teaser-{{ lang code }}.svg)", VALUES, TRANSLATIONS[-1])
+    assert page == f"![a](run/bank-teaser-{TRANSLATIONS[-1]}.svg)"
     with pytest.raises(ShortcodeError):
-        expand("{{ lang name }}", VALUES, "uk")
+        expand("{{ lang name }}", VALUES, TRANSLATIONS[-1])
 
 
 @pytest.mark.parametrize("markdown", [
@@ -51,12 +52,12 @@ def test_lang_code_is_the_pages_language():
 ])
 def test_anything_unknown_fails_with_its_name(markdown):
     with pytest.raises(ShortcodeError):
-        expand(markdown, VALUES, "en")
+        expand(markdown, VALUES, DEFAULT)
 
 
 def test_a_claim_the_values_support_renders_as_a_hidden_marker():
     page, checked = expand("Renumbering the heads changes nothing.{{ claim head_order_is_free }}",
-                           VALUES, "en")
+                           VALUES, DEFAULT)
     assert checked == ["head_order_is_free"]
     assert 'data-claim="head_order_is_free" hidden' in page
 
@@ -64,7 +65,7 @@ def test_a_claim_the_values_support_renders_as_a_hidden_marker():
 def test_a_claim_the_values_refute_fails_and_says_which():
     refuted = {**VALUES, "examples": {"heads": {"reorder_change": 0.25}}}
     with pytest.raises(ShortcodeError, match="head_order_is_free"):
-        expand("{{ claim head_order_is_free }}", refuted, "en")
+        expand("{{ claim head_order_is_free }}", refuted, DEFAULT)
 
 
 BANK = {
@@ -78,34 +79,35 @@ BANK = {
                         "scores": [-1.27, 2.12, 0.0],
                         "V": [[0.0, 0.0], [1.0, 0.0], [0.5, 0.5]],
                         "contributions": [[0.0, 0.0], [0.8, 0.0], [0.05, 0.05]]}]
-            for language, tokens in (("en", ["I", "fished", "bank"]),
-                                      ("sv", ["Jag", "fiskade", "banken"]))}},
+            for language, tokens in ((DEFAULT, ["I", "fished", "bank"]),
+                                      (TRANSLATIONS[0], ["Jag", "fiskade", "banken"]))}},
     },
 }
 
 
 def test_lang_in_a_path_stands_for_the_pages_language():
-    page, _ = expand("{{ vec examples.bank.sentences.LANG.0.h fix1 }}", BANK, "sv")
-    assert 'data-key="examples.bank.sentences.sv.0.h"' in page and "[0,8; 0,1]" in page
+    page, _ = expand("{{ vec examples.bank.sentences.LANG.0.h fix1 }}", BANK, TRANSLATIONS[0])
+    assert f'data-key="examples.bank.sentences.{TRANSLATIONS[0]}.0.h"' in page
+    assert "[0,8; 0,1]" in page
 
 
 def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_weight():
-    page, _ = expand("{{ heatmap bank_1 }}", BANK, "sv")
+    page, _ = expand("{{ heatmap bank_1 }}", BANK, TRANSLATIONS[0])
     assert '<th scope="col">fiskade</th>' in page and '<th scope="row">banken</th>' in page
     assert page.count('<td class="heat heat-') == 9
     assert '<td class="heat heat-8">' in page  # 0.8 → level 8 of 10
     assert page.count("is-masked") == 3  # the three cells right of the diagonal
     assert '<tr class="is-followed"><th scope="row">banken</th>' in page
-    assert 'data-key="examples.bank.sentences.sv.0.weights.2.1"' in page
+    assert f'data-key="examples.bank.sentences.{TRANSLATIONS[0]}.0.weights.2.1"' in page
 
 
 def test_a_heatmap_row_shows_only_the_followed_word():
-    page, _ = expand("{{ heatmap bank_2_row }}", BANK, "en")
+    page, _ = expand("{{ heatmap bank_2_row }}", BANK, DEFAULT)
     assert page.count("<tr") == 2 and "heatmap--row" in page
 
 
 def test_tiles_are_the_pages_own_sentence():
-    page, _ = expand('<ul class="tiles">{{ tiles bank_2 }}</ul>', BANK, "en")
+    page, _ = expand('<ul class="tiles">{{ tiles bank_2 }}</ul>', BANK, DEFAULT)
     assert page == '<ul class="tiles"><li>I</li><li>fished</li><li>bank</li></ul>'
 
 
@@ -117,14 +119,15 @@ def test_tiles_are_the_pages_own_sentence():
 ])
 def test_a_heatmap_or_tiles_that_cannot_be_drawn_fails_with_its_name(markdown):
     with pytest.raises(ShortcodeError):
-        expand(markdown, BANK, "en")
+        expand(markdown, BANK, DEFAULT)
 
 
 def test_a_failed_page_keeps_its_figures_paths_in_its_language():
     from sitebuild.shortcodes import expand_language
 
-    page = expand_language("![a](run/x-{{ lang code }}.svg) {{ num nonsense sig2 }}", "sv")
-    assert page == "![a](run/x-sv.svg) {{ num nonsense sig2 }}"
+    page = expand_language("![a](run/x-{{ lang code }}.svg) {{ num nonsense sig2 }}",
+                           TRANSLATIONS[0])
+    assert page == f"![a](run/x-{TRANSLATIONS[0]}.svg) {{{{ num nonsense sig2 }}}}"
 
 
 MALFORMED = {
@@ -167,18 +170,18 @@ MALFORMED = {
 ])
 def test_a_malformed_shortcode_fails_naming_itself_and_why(markdown, why):
     with pytest.raises(ShortcodeError) as raised:
-        expand(f"Some prose {markdown} and more.", MALFORMED, "en")
+        expand(f"Some prose {markdown} and more.", MALFORMED, DEFAULT)
     assert markdown in str(raised.value) and why in str(raised.value)
 
 
 @pytest.mark.parametrize("markdown", ["{{ heatmap bank_1 }}", "{{ tiles bank_1 }}",
                                       "{{ rows heldout }}"])
 def test_a_run_value_of_the_wrong_shape_fails_a_heatmap_tiles_or_table_naming_it(markdown):
-    broken = {"examples": {"bank": {"sentences": {"en": [
+    broken = {"examples": {"bank": {"sentences": {DEFAULT: [
         {"tokens": 3, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
          "weights": [["a", "b", "c"]] * 3}]}}},
         "experiment": {"seeds": 3}}
     with pytest.raises(ShortcodeError) as raised:
-        expand(markdown, broken, "en")
+        expand(markdown, broken, DEFAULT)
     name = markdown.split()[2]
     assert name in str(raised.value)
