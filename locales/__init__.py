@@ -5,6 +5,8 @@ product keeps a table by language. Its fields:
 
     search          lunr's language for the search index (Material's search plugin)
     quote           a quoted word, "{}" for the word: “bank”, «крана», ”banken”
+    material        the language of Material for MkDocs' own words (its partials),
+                    corrected where [material_words] gives a word of its own
     numbers         decimal and group signs, the word "and" of an enumeration, and
                     what stands between the ends of a range of scientific numbers
                     (sitebuild.numbers; common.js receives the signs in the page)
@@ -48,6 +50,8 @@ class Language:
     code: str
     search: str
     quote: str
+    material: str
+    material_words: dict[str, str]
     numbers: Numbers
     sentences: tuple[tuple[tuple[str, str], ...], ...]  # two sentences of (token, role)
     senses: tuple[str, str]
@@ -71,6 +75,7 @@ def _load(path: Path) -> Language:
                           for sentence in bank["sentences"])
         language = Language(
             code=path.stem, search=data["search"], quote=data["quote"],
+            material=data["material"], material_words=dict(data.get("material_words", {})),
             numbers=Numbers(numbers["decimal"], numbers["group"], numbers["and"],
                             numbers["scientific_range"]),
             sentences=sentences, senses=tuple(bank["senses"]),

@@ -101,6 +101,11 @@ def on_pre_build(config) -> None:  # after mkdocs-static-i18n's on_config has se
     languages.for_page(config.extra, languages.building(config))
 
 
+def on_env(env, config, files):
+    languages.with_material_words(env, languages.building(config))
+    return env
+
+
 @event_priority(-150)  # after mkdocs-static-i18n's (-100), which makes the files anew
 def on_files(files: Files, config) -> Files:
     for run in _build.runs.values():

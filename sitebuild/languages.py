@@ -9,6 +9,10 @@ three things it does not do as this site needs them.
 
 from __future__ import annotations
 
+import json
+
+from jinja2 import ChoiceLoader, DictLoader
+
 import locales
 
 PAGE_RECORD = "language"  # the key of `extra` that overrides/main.html writes into the page
@@ -44,6 +48,24 @@ def configure(config) -> None:
     config.plugins["material/search"].config.lang = search_languages()
 
 
+# Every i18n entry's theme.language: Material reads its words from
+# partials/languages/<theme.language>.html, which with_material_words() provides from
+# the record of the language being built.
+MATERIAL_PARTIAL = "partials/languages/site.html"
+
+
+def with_material_words(env, language: str) -> None:
+    """ENV (the theme's Jinja environment) with MATERIAL_PARTIAL for LANGUAGE: Material's
+    own partial of the record's `material` language, each word of the record's
+    [material_words] in place of Material's (Material's documented way to adjust a
+    language: a partial of one's own that imports its)."""
+    record = locales.record(language)
+    words = json.dumps(record.material_words, ensure_ascii=False)  # a Jinja dict literal
+    source = (f'{{% import "partials/languages/{record.material}.html" as language %}}'
+              f"{{% macro t(key) %}}{{{{ {words}.get(key) or language.t(key) }}}}{{% endmacro %}}")
+    env.loader = ChoiceLoader([DictLoader({MATERIAL_PARTIAL: source}), env.loader])
+
+
 def building(config) -> str:
     """The language of the build under way (mkdocs-static-i18n builds one at a time)."""
     return config.plugins["i18n"].current_language
@@ -64,7 +86,7 @@ def relative_links(extra) -> None:
     """The language links of EXTRA (the config's) relative to the site, so that the site
     works below any path.
 
-    mkdocs-static-i18n leaves the home page's links as "/uk/"; from the root of a
+    mkdocs-static-i18n leaves the home page's links as "/<code>/"; from the root of a
     project site such as https://user.github.io/project/ that leaves the site. It
     assigns extra.alternate as an attribute, which templates read before the item of
     the same name."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 # A language that Material, lunr and mkdocs-static-i18n all know and the site has not:
 # tests/site/test_fourth_language.py adds it to a copy of the project.
-FOURTH = {"code": "de", "name": "Deutsch", "search": "de"}
+FOURTH = {"code": "de", "name": "Deutsch", "search": "de", "material": "de"}
 
 # The copy button of a listing and the message after a copy: Material's words.
 COPY = {"en": ("Copy to clipboard", "Copied to clipboard"),

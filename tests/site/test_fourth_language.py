@@ -21,7 +21,7 @@ ENTRY = """        - locale: {code}
           name: {name}
           build: true
           theme:
-            language: {code}
+            language: site
             palette:
               - toggle:
                   name: Switch to dark mode
@@ -33,7 +33,7 @@ ENTRY = """        - locale: {code}
 SITE_LANGUAGE = re.compile(r'<script id="site-language" type="application/json">(.*?)</script>')
 
 
-def add_language(project, code: str, name: str, search: str) -> None:
+def add_language(project, code: str, name: str, search: str, material: str) -> None:
     """CODE's pages and record copied from the default language's, and its i18n entry."""
     for page in sorted((project / "docs").glob("*.md")):
         if page.suffixes == [".md"]:  # the default language's pages: page.md
@@ -41,6 +41,8 @@ def add_language(project, code: str, name: str, search: str) -> None:
     record = (project / "locales" / f"{DEFAULT}.toml").read_text(encoding="utf-8")
     record, count = re.subn(r'(?m)^search = "[^"]*"$', f'search = "{search}"', record)
     assert count == 1, "the record's search language: update this test"
+    record, count = re.subn(r'(?m)^material = "[^"]*"$', f'material = "{material}"', record)
+    assert count == 1, "the record's Material language: update this test"
     (project / "locales" / f"{code}.toml").write_text(record, encoding="utf-8")
     config = (project / "mkdocs.yml").read_text(encoding="utf-8")
     config, count = AFTER_LAST_ENTRY.subn(ENTRY.format(code=code, name=name), config)
