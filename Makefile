@@ -46,15 +46,19 @@ serve: setup
 	$(BIN)/mkdocs serve --livereload
 
 ## Open the companion notebook in JupyterLab, with the project's environment: every
-## language is written to notebooks/ and the English one opens, or the one of `lang`
-## (make notebook lang=uk). JupyterLab is an extra of its own: the site does not need it.
+## language is written to notebooks/ and the default language's opens, or the one of
+## `lang` (make notebook lang=CODE, a language of locales/). JupyterLab is an extra of
+## its own: the site does not need it.
 # lang, not LANG: LANG is the locale, which make would take from the environment.
-lang ?= en
+lang ?=
+LANGUAGES = $(basename $(notdir $(wildcard locales/*.toml)))
 NOTEBOOK_STAMP := $(VENV)/.notebook-installed
-NOTEBOOK = notebooks/notebook$(if $(filter-out en,$(lang)),.$(lang)).ipynb
+# A translation's notebook has its code (docs/notebook.CODE.md); the default's has none.
+NOTEBOOK = notebooks/notebook$(if $(wildcard docs/notebook.$(lang).md),.$(lang)).ipynb
 notebook: $(NOTEBOOK_STAMP)
+	@test -z "$(lang)" -o -n "$(filter $(lang),$(LANGUAGES))" || { echo "No notebook in the language lang=$(lang): $(LANGUAGES)." >&2; exit 1; }
 	$(BIN)/python -m sitebuild.notebook notebooks
-	@test -f $(NOTEBOOK) || { echo "No notebook in the language lang=$(lang): en, uk or sv." >&2; exit 1; }
+	@test -f $(NOTEBOOK) || { echo "No notebook $(NOTEBOOK) was written." >&2; exit 1; }
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(NOTEBOOK)
 
 $(NOTEBOOK_STAMP): $(STAMP)

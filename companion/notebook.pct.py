@@ -1,6 +1,6 @@
 # %% [markdown]
 # The companion notebook's code: each cell's prose, in each language, is in
-# docs/notebook.md, notebook.uk.md and notebook.sv.md, which place the cells by name.
+# docs/notebook.md and its translations (notebook.<code>.md), which place the cells by name.
 
 # %% name="setup"
 # %matplotlib inline

@@ -17,7 +17,7 @@ Each word has a role: the ambiguous word ("bank"), the word that settles its
 sense (the clue), or a plain word. The clue of a first sentence points to sense
 1 (a river bank; in Ukrainian a crane; in Swedish a sandbank), that of a second
 sentence to sense 2 (money; a water tap). Every language's page shows its own
-sentences; one model computes them all.
+sentences, from its record (locales/<code>.toml); one model computes them all.
 
 Head 2 has another job: its query points the same way as its key, so each word
 looks at itself and at words like it; its value is the look plane, which W_O
@@ -28,6 +28,8 @@ import math
 import sys
 
 import torch
+
+import locales
 
 # --8<-- [start:model]
 # Embedding coordinates: (u, w) the look plane, then (sense 1, sense 2).
@@ -56,26 +58,15 @@ D_K = 2
 SWAP = [1, 0]  # the value swap: column i of the swapped W_V is column SWAP[i] of W_V
 SHIFT = 10.0  # a constant added to every score of "bank" (any number will do)
 
-# Per language: sentence 1 (sense 1), sentence 2 (sense 2); (token, role) pairs.
-P, A = "plain", "ambiguous"
-SENTENCES = {
-    "en": (
-        (("I", P), ("fished", "clue_1"), ("from", P), ("the", P), ("bank", A)),
-        (("I", P), ("put", P), ("money", "clue_2"), ("in", P), ("the", P), ("bank", A)),
-    ),
-    "uk": (
-        (("Я", P), ("сиджу", P), ("в", P), ("кабіні", "clue_1"), ("крана", A)),
-        (("Я", P), ("набираю", P), ("холодну", P), ("воду", "clue_2"), ("з", P),
-         ("крана", A)),
-    ),
-    "sv": (
-        (("Båten", P), ("gick", P), ("på", P), ("grund", "clue_1"), ("på", P), ("banken", A)),
-        (("Jag", P), ("satte", P), ("in", P), ("pengar", "clue_2"), ("på", P), ("banken", A)),
-    ),
-}
-# The two senses, as each language's figures label the sense axes.
-SENSES = {"en": ("river", "money"), "uk": ("кран-машина", "водопровідний кран"),
-          "sv": ("sandbank", "bank för pengar")}
+def sentences() -> dict[str, tuple]:
+    """Per language: sentence 1 (sense 1) and sentence 2 (sense 2), each a tuple of
+    (token, role) pairs, from the language's record (locales/<code>.toml, [bank])."""
+    return {code: record.sentences for code, record in locales.records().items()}
+
+
+def senses() -> dict[str, tuple[str, str]]:
+    """Per language: the two senses, as its figures label the sense axes."""
+    return {code: record.senses for code, record in locales.records().items()}
 
 
 def tensor(rows) -> torch.Tensor:
@@ -205,5 +196,5 @@ def compute() -> dict:
         # e^s overflows float64 once s passes ln(largest float): about 709.
         "overflow_above": math.log(sys.float_info.max),
         "sentences": {language: [sentence(words) for words in pair]
-                      for language, pair in SENTENCES.items()},
+                      for language, pair in sentences().items()},
     }

@@ -4,10 +4,11 @@ them): fig_<name>() writes <name>-<lang>.svg and <name>-<lang>-dark.svg.
 Each figure is one panel, at most 4.4 inches wide, so that it shows its text at a
 readable size on a phone, where the page stacks a pair of panels (bars and grid,
 one sentence's sense plane and the other's, head 1 and head 2) that a wide screen
-shows side by side. Numbers are written the page's way (decimal comma in uk and
-sv, and a true minus sign). The pages show SVG only, so no PNG is drawn.
+shows side by side. Numbers are written the page's way (its record's decimal sign,
+and a true minus sign). The pages show SVG only, so no PNG is drawn.
 
-The words in them are the page's tokens and a few labels (WORDS); every number
+The words in them are the page's tokens, its quotes and a few labels, all from the
+language's record (locales/<code>.toml: [bank], quote, [figures]); every number
 comes from examples.json. Symbols are Unicode in italic rather than mathtext ($...$),
 whose parser is slow; only x + hW_O needs its subscript. Colours are Okabe-Ito's, one
 per role of a word, each chosen for its background; shapes and line styles tell the
@@ -20,7 +21,8 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
-from examples.bank import SENSES, SENTENCES
+import locales
+from examples.bank import senses as bank_senses
 from examples.figures import THEMES, style
 from provenance import figures as figure_files
 from provenance.figure_style import SCHEMES, signed
@@ -35,25 +37,17 @@ ROLES = {
         {"clue_1": "#56B4E9", "clue_2": "#E69F00", "ambiguous": "#5fd3ad", "query": "#e59cc9"},
     ), strict=True)
 }
-WORDS = {
-    "en": {"head": "head {i}", "query": "query of “{w}”", "key": "key of “{w}”",
-           "start": "“{w}” before", "masked": "masked"},
-    "uk": {"head": "голова {i}", "query": "запит «{w}»", "key": "ключ «{w}»",
-           "start": "«{w}» до оновлення", "masked": "замасковано"},
-    "sv": {"head": "huvud {i}", "query": "fråga för ”{w}”", "key": "nyckel för ”{w}”",
-           "start": "”{w}” före", "masked": "maskerad"},
-}
-QUOTE = {"en": "“{}”", "uk": "«{}»", "sv": "”{}”"}
-
-
-DECIMAL_MARK = {"en": ".", "uk": ",", "sv": ","}
 
 
 def number(value: float, language: str, digits: int | None = 2) -> str:
     """VALUE as the page writes it: DIGITS decimals (None: as few as needed), the
-    language's decimal mark, and a minus sign rather than a hyphen."""
+    decimal sign of the language's record, and a minus sign rather than a hyphen."""
     text = f"{value:g}" if digits is None else f"{value:.{digits}f}"
-    return signed(text).replace(".", DECIMAL_MARK[language])
+    return signed(text).replace(".", locales.record(language).numbers.decimal)
+
+
+def _quoted(word: str, language: str) -> str:
+    return locales.record(language).quote.format(word)
 
 
 def _cmap(theme: dict) -> LinearSegmentedColormap:
@@ -93,21 +87,22 @@ SENSE_TICKS = ((0, 0.5, 1, 1.5), (0, 0.5, 1, 1.5))
 def teaser(data, language, theme, roles) -> Figure:
     """Where "bank" ends up in the sense plane in each sentence: the article's result."""
     pair = data["bank"]["sentences"][language]
-    senses = SENSES[language]
+    senses = bank_senses()[language]
     fig = Figure(figsize=(3.8, 3.6), layout="constrained")
     ax = fig.add_subplot()
     _plane(ax, theme, language, SENSE_LIMITS, SENSE_TICKS, senses[0], senses[1])
     ax.plot([0, 1.55], [0, 1.55], color=theme["reference"], linestyle=":", linewidth=1)
     start = pair[0]["sense_before"]
     ax.plot(*start, marker="o", color=roles["ambiguous"], markersize=8, zorder=4)
-    ax.annotate(WORDS[language]["start"].format(w=pair[0]["tokens"][pair[0]["ambiguous"]]),
-                start, xytext=(8, -14), textcoords="offset points")
+    before = locales.record(language).figures["start"]
+    ax.annotate(before.format(w=pair[0]["tokens"][pair[0]["ambiguous"]]), start,
+                xytext=(8, -14), textcoords="offset points")
     for index, (s, marker) in enumerate(zip(pair, ("s", "D"), strict=True), start=1):
         colour = roles[f"clue_{index}"]
         end = s["sense_after"]
         _arrow(ax, start, end, colour, width=2)
         ax.plot(*end, marker=marker, color=colour, markersize=7, zorder=4)
-        clue = QUOTE[language].format(s["tokens"][s["clue"]])
+        clue = _quoted(s["tokens"][s["clue"]], language)
         # Sentence 1 ends low and right, sentence 2 high: each label on the free side.
         offset, align = ((-2, 9), "right") if index == 1 else ((9, -4), "left")
         ax.annotate(clue, end, xytext=offset, textcoords="offset points", color=colour,
@@ -126,7 +121,7 @@ def _distinct_keys(s):
 def query_keys(data, language, theme, roles) -> Figure:
     """The look plane of sentence 2: "bank"'s query, every word's key, the projections."""
     s = data["bank"]["sentences"][language][1]
-    words = WORDS[language]
+    words = locales.record(language).figures
     bank_word = s["tokens"][s["ambiguous"]]
     fig = Figure(figsize=(4.4, 3.0), layout="constrained")
     ax = fig.add_subplot()
@@ -224,7 +219,7 @@ def values_update(index: int):
 
     def draw(data, language, theme, roles) -> Figure:
         s = data["bank"]["sentences"][language][index - 1]
-        senses = SENSES[language]
+        senses = bank_senses()[language]
         fig = Figure(figsize=(3.7, 3.8), layout="constrained")
         ax = fig.add_subplot()
         _plane(ax, theme, language, SENSE_LIMITS, SENSE_TICKS, senses[0], senses[1])
@@ -233,7 +228,7 @@ def values_update(index: int):
             if role == "plain":
                 continue  # a plain word's value is the zero vector
             _arrow(ax, (0, 0), v, roles[role], width=1.2, style="--")
-            label = QUOTE[language].format(s["tokens"][j])
+            label = _quoted(s["tokens"][j], language)
             if role == "ambiguous":  # its head is where "bank" starts: label away from
                 # the update arrow, which leaves it rightwards (1) or upwards (2)
                 offset, align, va = ((-6, 4), "right", "bottom") if index == 1 else (
@@ -274,7 +269,7 @@ def head_pattern(index: int):
         fig, ax = _panel()
         _pattern(ax, weights, data["bank"]["sentences"][language][1]["tokens"], theme,
                  language)
-        ax.set_title(WORDS[language]["head"].format(i=index), fontsize=11)
+        ax.set_title(locales.record(language).figures["head"].format(i=index), fontsize=11)
         return fig
 
     return draw
@@ -293,7 +288,7 @@ def _twins(name: str, language: str) -> list[figure_files.Twin]:
 
 def figure_function(name: str):
     def fig(data: dict, out_dir: Path) -> None:
-        for language in SENTENCES:
+        for language in locales.codes():
             figure_files.save_twins(
                 _twins(name, language), lambda twin: style(THEMES[twin.suffix]),
                 lambda twin, language=language: DRAWINGS[name](
@@ -307,5 +302,5 @@ FIGURES = {name: figure_function(name) for name in DRAWINGS}
 
 
 def file_names() -> list[str]:
-    return [file for name in DRAWINGS for language in SENTENCES
+    return [file for name in DRAWINGS for language in locales.codes()
             for file in figure_files.file_names(_twins(name, language))]

@@ -2,7 +2,7 @@
 a light page, and <name>-dark.svg/.png, drawn for a dark one (not inverted).
 
 The scaling figure holds symbols only, no words, so one file serves every language
-but for the decimal mark: scaling-comma[-dark].svg is the uk and sv pages'. The
+but for the decimal mark: scaling-comma[-dark].svg is the decimal-comma pages'. The
 bank model's figures (bank_figures) carry each page's words. The pages' captions
 say what to look at. Output is deterministic (provenance.figures
 saves them) and uses no pyplot global state.
@@ -53,7 +53,7 @@ def _scaling_twins() -> list[figure_files.Twin]:
 
 
 def fig_scaling(data: dict, out_dir: Path) -> None:
-    """scaling[-dark].svg/.png, and scaling-comma[-dark].svg for the uk and sv pages."""
+    """scaling[-dark].svg/.png, and scaling-comma[-dark].svg for the decimal-comma pages."""
     figure_files.save_twins(
         _scaling_twins(), lambda twin: style(THEMES[twin.suffix]),
         lambda twin: with_decimal_mark(scaling_figure(data["scaling"], THEMES[twin.suffix]),

@@ -86,7 +86,7 @@ def compute() -> dict:
 
     changes = {"output": [], "reordered": [], "swap_alone": [], "swap_undone": [],
                "scores": []}
-    for pair in bank.SENTENCES.values():
+    for pair in bank.sentences().values():
         for words in pair:
             X = bank.embed(words)
             output = run(X, w)
@@ -128,5 +128,5 @@ def compute() -> dict:
         "swap_alone_change": min(changes["swap_alone"]),  # the smallest: every sentence moves
         "swap_undone_change": max(changes["swap_undone"]),
         "sentences": {language: [sentence(words) for words in pair]
-                      for language, pair in bank.SENTENCES.items()},
+                      for language, pair in bank.sentences().items()},
     }

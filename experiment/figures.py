@@ -5,9 +5,9 @@ saves <name>.svg and <name>.png, and <name>-dark.svg and <name>-dark.png drawn
 for a dark page (its own background and colours, not an inversion). Figures
 hold symbols and numbers only, no words, so one file per scheme serves every
 language, but for the decimal mark: a figure that prints decimals has
-<name>-comma.svg and <name>-comma-dark.svg too, for the uk and sv pages. The
-site's captions say what to look at. Colours are colour-blind
-safe in both schemes (Okabe-Ito lines, which also differ by line style and
+<name>-comma.svg and <name>-comma-dark.svg too, for the pages of a language that
+writes a decimal comma. The site's captions say what to look at. Colours are
+colour-blind safe in both schemes (Okabe-Ito lines, which also differ by line style and
 marker; heat maps in PuOr's orange against purple). Output is
 deterministic (provenance.figures saves them) and uses no pyplot global state.
 """
@@ -337,8 +337,8 @@ def _twins(name: str) -> list[figure_files.Twin]:
 
 def write(name: str, results: dict, out_dir: Path) -> list[str]:
     """Write figure NAME in every scheme as SVG and PNG, and, if it prints decimals,
-    with a decimal comma as SVG (<name>-comma.svg: the uk and sv pages); return the
-    file names."""
+    with a decimal comma as SVG (<name>-comma.svg: the decimal-comma pages); return
+    the file names."""
     return figure_files.save_twins(
         _twins(name), lambda twin: style(SCHEME_OF[twin.suffix]),
         lambda twin: with_decimal_mark(FIGURES[name].build(results, SCHEME_OF[twin.suffix]),

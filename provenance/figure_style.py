@@ -46,10 +46,21 @@ SCHEMES = (LIGHT, DARK)
 
 
 # The pages' decimal marks: a figure that prints decimals is drawn twice, with points
-# (the English page and the downloads) and with commas (the Ukrainian and Swedish
-# pages), as <name>-comma.svg.
+# (the downloads, and each page whose language writes a decimal point) and with
+# commas (each page whose language writes a decimal comma), as <name>-comma.svg.
 DECIMAL_COMMA = "-comma"
 DECIMAL_MARKS = ("", DECIMAL_COMMA)  # file-name parts: points, commas
+_MARK_OF_SIGN = {".": "", ",": DECIMAL_COMMA}
+
+
+def decimal_mark(sign: str) -> str:
+    """The file-name part of the twin for a page whose decimal sign is SIGN (its
+    language record's)."""
+    try:
+        return _MARK_OF_SIGN[sign]
+    except KeyError:
+        raise ValueError(f"figures are drawn with a decimal point or comma, not {sign!r}") \
+            from None
 NUMBER = re.compile(r"[\N{MINUS SIGN}-]?\d+\.\d+")
 
 

@@ -69,8 +69,8 @@ class Twin(NamedTuple):
 
 def twins(name: str, suffixes, marks=("",), formats=FORMATS) -> list[Twin]:
     """Figure NAME's files: one twin per decimal mark and scheme suffix, in FORMATS;
-    a decimal-comma twin as SVG only (the uk and sv pages show it; the downloads are
-    the twins with points)."""
+    a decimal-comma twin as SVG only (the pages of a decimal-comma language show it;
+    the downloads are the twins with points)."""
     return [Twin(f"{name}{mark}{suffix}", suffix, mark,
                  ("svg",) if mark == DECIMAL_COMMA else tuple(formats))
             for mark in marks for suffix in suffixes]

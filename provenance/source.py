@@ -8,7 +8,7 @@ source_hash, over the same files.
 import hashlib
 from pathlib import Path
 
-SUFFIXES = {".py", ".json"}
+SUFFIXES = {".py", ".json", ".toml"}  # code, schemas, language records
 SHARED = "provenance"  # this package: every computation depends on it
 
 
@@ -20,7 +20,7 @@ def source_folders(root: Path, package: str, *imported: str) -> list[Path]:
 
 
 def source_files(root: Path, package: str, *imported: str) -> list[Path]:
-    """Every .py and .json file of source_folders, sorted."""
+    """Every file of source_folders with one of SUFFIXES, sorted."""
     return sorted(
         (path for folder in source_folders(root, package, *imported) for path in folder.rglob("*")
          if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in path.parts),

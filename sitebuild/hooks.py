@@ -27,7 +27,18 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from sitebuild import catalogue, csp, images, languages, logs, notebook, parity, publish, scratch
+from sitebuild import (
+    catalogue,
+    csp,
+    figures,
+    images,
+    languages,
+    logs,
+    notebook,
+    parity,
+    publish,
+    scratch,
+)
 from sitebuild.report import Report
 from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
 from sitebuild.shortcodes import SHORTCODE, expand, expand_language
@@ -92,6 +103,7 @@ def _source_path(file: File, config) -> str:
 
 
 def on_config(config):
+    languages.configure(config)  # the language records: checked, search languages
     root = Path(config.config_file_path).resolve().parent
     if _build.started is None:
         _build.started = time.perf_counter()
@@ -120,6 +132,12 @@ def _values(runs: dict) -> dict:
 
 def on_pre_build(config) -> None:  # after mkdocs-static-i18n's on_config has set `extra`
     languages.titled_permalinks(config.mdx_configs, config.extra)
+    languages.for_page(config.extra, languages.building(config))
+
+
+def on_env(env, config, files):
+    languages.with_material_words(env, languages.building(config))
+    return env
 
 
 @event_priority(-150)  # after mkdocs-static-i18n's (-100), which makes the files anew
@@ -174,10 +192,11 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if _build.error:
         # No numbers at all rather than stale ones: every value shows as "?".
         return _error_banner(_build.error) + SHORTCODE.sub("?", markdown)
-    language = getattr(page.file, "locale", None) or config.theme.get("language", "en")
+    language = languages.of_page(page, config)
     path = _source_path(page.file, config)
-    result = expand(markdown, _values(_build.runs), language, _build.outcomes,
-                    _first_line(page.file, markdown))
+    values = _values(_build.runs)
+    values[figures.PUBLISHED] = figures.published_files(_build.runs)
+    result = expand(markdown, values, language, _build.outcomes, _first_line(page.file, markdown))
     if not result.errors:
         return result.markdown
     for error in result.errors:

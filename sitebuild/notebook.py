@@ -1,7 +1,7 @@
 """The companion notebook in each language, assembled from the language's prose and
 the one execution of its code (the computation `companion`).
 
-A language's page (``docs/notebook.uk.md``) places the cells by name, ```` ```python
+A language's page (``docs/notebook.<code>.md``) places the cells by name, ```` ```python
 cell="train" ````, with a figure's alt text in its language; ``assemble`` puts the
 executed cell there. ``page_form`` is what mkdocs-jupyter renders: no front matter
 or ``{#id}`` (nbconvert would print it), links to the pages, each figure the run's
@@ -69,7 +69,8 @@ class NotebookError(ValueError):
 
 
 def page_path(src_uri: str) -> str:
-    """Where a page is published: "notebook.uk.md" -> "uk/notebook/", "a/index.md" -> "a/"."""
+    """Where a page is published: "notebook.<code>.md" -> "<code>/notebook/",
+    "a/index.md" -> "a/"."""
     stem, _, language = src_uri.removesuffix(".md").partition(".")
     stem = stem.removesuffix("index") if stem == "index" or stem.endswith("/index") else stem + "/"
     return f"{language}/{stem}" if language else stem
@@ -124,7 +125,8 @@ def _markdown(notebook: nbformat.NotebookNode, rewrite: Callable[[str], str]) ->
 
 
 def page_form(notebook: nbformat.NotebookNode, page: str) -> nbformat.NotebookNode:
-    """The assembled NOTEBOOK as mkdocs-jupyter renders it for the page at PAGE ("uk/notebook/")."""
+    """The assembled NOTEBOOK as mkdocs-jupyter renders it for the page at PAGE
+    ("<code>/notebook/")."""
     result = copy.deepcopy(notebook)
     result.cells = [cell for cell in result.cells if cell.cell_type != "raw"]
     _markdown(result, page_link)
@@ -187,7 +189,7 @@ def write(notebook: nbformat.NotebookNode, target: Path) -> Path:
 class Page:
     """A language's notebook page, assembled: what mkdocs-jupyter renders, and the download."""
 
-    path: str  # where it is published: "uk/notebook/"
+    path: str  # where it is published: "<code>/notebook/"
     assembled: nbformat.NotebookNode
     rendered: Path  # page_form, written for mkdocs-jupyter
     download: Path  # download_form, published next to the page

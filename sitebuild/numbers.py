@@ -10,10 +10,10 @@ Styles name the precision a sentence needs:
     text    2.13.0+cpu    a string, unchanged
     short   3f9a1c0b2d4e  the first 12 characters of a string (a hash)
 
-English writes a decimal point and groups thousands with a comma; Ukrainian and
-Swedish write a decimal comma and group with a narrow no-break space. Numbers
-below 10 000 are not grouped (1200, 4096), as all three style guides allow.
-All three write minus as U+2212, and never before a zero (-0.0001 is "0.000").
+Each language's record (locales/<code>.toml, [numbers]) gives its decimal and
+group signs: a point and a comma, or a comma and a narrow no-break space. Numbers
+below 10 000 are not grouped (1200, 4096), as the languages' style guides allow.
+Every language writes minus as U+2212, and never before a zero (-0.0001 is "0.000").
 A value exactly halfway rounds away from zero (0.125 is "0.13"), as a reader
 rounds by hand and as JavaScript's toFixed does.
 
@@ -27,8 +27,8 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-DECIMAL_SIGN = {"en": ".", "uk": ",", "sv": ","}
-GROUP_SIGN = {"en": ",", "uk": "\u202f", "sv": "\u202f"}  # \u202f: narrow no-break space
+import locales
+
 MINUS = "\u2212"
 TIMES = "\u00a0×\u00a010"  # no-break spaces keep "1.3 × 10⁻³¹" on one line
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -59,9 +59,15 @@ def _sequence(values, what: str) -> list:
     return list(values)
 
 
+def _signs(language: str) -> locales.Numbers:
+    try:
+        return locales.record(language).numbers
+    except locales.LanguageError as error:
+        raise FormatError(f"unknown language {language!r}") from error
+
+
 def format_value(value, style: str, language: str) -> str:
-    if language not in DECIMAL_SIGN:
-        raise FormatError(f"unknown language {language!r}")
+    _signs(language)
     match = _STYLE.match(style)
     if not match:
         raise FormatError(f"unknown number style {style!r}; the styles: {STYLES}")
@@ -123,11 +129,9 @@ def _localise(text: str, language: str) -> str:
     if not any(digit in text for digit in "123456789"):
         text = text.lstrip("-")  # a value rounded to zero has no sign
     grouped = sum(c.isdigit() for c in text.partition(".")[0]) > 4
-    return text.translate({ord(","): GROUP_SIGN[language] if grouped else None,
-                           ord("."): DECIMAL_SIGN[language], ord("-"): MINUS})
-
-
-SCIENTIFIC_RANGE = {"en": " to "}  # the others keep a dash between thin spaces
+    signs = _signs(language)
+    return text.translate({ord(","): signs.group if grouped else None,
+                           ord("."): signs.decimal, ord("-"): MINUS})
 
 
 def format_range(low, high, style: str, language: str) -> str:
@@ -136,33 +140,31 @@ def format_range(low, high, style: str, language: str) -> str:
     if low_text == high_text:
         return low_text
     # Between two scientific numbers a bare dash would bind to the exponent, and even a
-    # spaced one reads as a minus sign after a negative power; English says "to".
+    # spaced one reads as a minus sign after a negative power: the record says what
+    # stands between them (a word, "to", or a dash between thin spaces).
     scientific = "×" in low_text + high_text
-    dash = SCIENTIFIC_RANGE.get(language, "\u2009\u2013\u2009") if scientific else "\u2013"
+    dash = _signs(language).scientific_range if scientific else "\u2013"
     return f"{low_text}{dash}{high_text}"
 
 
 def _separator(language: str) -> str:
     """A comma between numbers, or a semicolon where the comma is the decimal sign."""
-    return "; " if DECIMAL_SIGN[language] == "," else ", "
+    return "; " if _signs(language).decimal == "," else ", "
 
 
 def format_list(values, style: str, language: str) -> str:
     """'0, 1, 2': an enumeration, as after 't ='."""
     texts = [format_value(v, style, language) for v in _sequence(values, "a list of values")]
-    decimals = any(DECIMAL_SIGN[language] in t for t in texts)
+    decimals = any(_signs(language).decimal in t for t in texts)
     return (_separator(language) if decimals else ", ").join(texts)
-
-
-AND = {"en": "and", "uk": "і", "sv": "och"}
 
 
 def format_items(values, style: str, language: str) -> str:
     """'0, 1 and 2': the items of a sentence, the last two joined by the language's 'and'."""
     texts = [format_value(v, style, language) for v in _sequence(values, "a list of values")]
-    decimals = any(DECIMAL_SIGN[language] in t for t in texts)
+    decimals = any(_signs(language).decimal in t for t in texts)
     head = (_separator(language) if decimals else ", ").join(texts[:-1])
-    return f"{head} {AND[language]} {texts[-1]}" if head else "".join(texts)
+    return f"{head} {_signs(language).and_} {texts[-1]}" if head else "".join(texts)
 
 
 def format_vector(values, style: str, language: str) -> str:

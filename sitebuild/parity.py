@@ -18,7 +18,8 @@ from pathlib import Path
 
 SECTION = re.compile(r"^## .*?\{#(?P<id>[\w-]+)\}\s*$", re.MULTILINE)
 FEATURES = {
-    "shortcode": re.compile(r"\{\{\s*[a-z]+\s+[^{}]*?\}\}"),
+    # A shortcode without a figure's alt text, which is in the page's language.
+    "shortcode": re.compile(r'\{\{\s*(?P<key>[a-z]+\s+[^{}"]*?)\s*(?:"[^"{}]*"\s*)?\}\}'),
     "table": re.compile(r"^\|[\s:|-]*-{3,}[\s:|-]*\|?\s*$", re.MULTILINE),
     "listing": re.compile(r'^\s*-{2}8<-{2} "[^"]+"', re.MULTILINE),
     "figure": re.compile(r"<figure\b"),
@@ -69,6 +70,8 @@ def _items(text: str, start: int, end: int) -> dict[tuple[str, str], list[int]]:
     for feature, pattern in FEATURES.items():
         for match in pattern.finditer(text, start, end):
             item = " ".join((match.groupdict().get("key") or match.group(0)).split())
+            if feature == "shortcode":
+                item = f"{{{{ {item} }}}}"
             if feature == "image":
                 item = COMMA_TWIN.sub("", item)
             found.setdefault((feature, item), []).append(_line(text, match.start()))

@@ -50,7 +50,9 @@ def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
     """What the pages of the project at ROOT (the folder of mkdocs.yml) are computed from."""
     return (
         Computation(package="experiment", output="results.json", root=root),
-        Computation(package="examples", output="examples.json", root=root),
+        # The bank model's sentences and its figures' words are the language records'.
+        Computation(package="examples", output="examples.json", root=root,
+                    imports=("locales",)),
         # The companion notebook: its code imports the experiment.
         Computation(package="companion", output="companion.ipynb", root=root,
                     imports=("experiment",)),

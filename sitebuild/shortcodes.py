@@ -11,6 +11,7 @@
     {{ tiles bank_1 }}                               a sentence's token tiles, as <li> items
     {{ claim heldout_at_float_precision }}           a checked sentence's evidence mark
     {{ lang code }}                                  the page language: a-{{ lang code }}.svg
+    {{ figure query_response "ALT" }}               a figure's twins (sitebuild.figures)
 
 Paths start with a computation's package name (``experiment``, ``examples``) and
 walk its JSON by key or list index; a segment ``LANG`` stands for the page's
@@ -26,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sitebuild import claims, heatmaps, tables
+from sitebuild import claims, figures, heatmaps, tables
 from sitebuild.evidence import EvidenceError, Marks
 from sitebuild.numbers import FormatError
 from sitebuild.suggest import closest
@@ -35,7 +36,7 @@ from sitebuild.values import UnknownValue, render
 SHORTCODE = re.compile(r"\{\{\s*(?P<kind>[a-z]+)\s+(?P<args>[^{}]*?)\s*\}\}")
 STRAY_BRACES = re.compile(r"\{\{\s+[a-z]+\b")  # what is left of a malformed shortcode
 KINDS = ("num", "range", "vec", "list", "items", "mat", "rows", "heatmap", "tiles", "claim",
-         "lang")
+         "lang", "figure")
 
 
 class ShortcodeError(ValueError):
@@ -105,6 +106,11 @@ def _render(kind: str, args: list[str], values: dict, language: str, outcomes: d
         if args[0] != "code":
             raise ShortcodeError("usage {{ lang code }}")
         return language
+    if kind == "figure":  # one line per figure: its twins (sitebuild.figures)
+        try:
+            return figures.render(" ".join(args), language, values)
+        except figures.FigureError as error:
+            raise ShortcodeError(str(error)) from error
     if kind == "claim":
         expect(1, "{{ claim NAME }}")
         return _claim_mark(args[0], outcomes, marks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import locales
 from sitebuild.numbers import MINUS
 
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
@@ -9,8 +10,9 @@ _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 def parse_number(text: str, language: str) -> float:
     """The number that format_value printed as TEXT for LANGUAGE."""
-    text = text.strip().replace("\u202f", "").replace("\u00a0", " ").replace(MINUS, "-")
-    text = text.replace(",", "") if language == "en" else text.replace(",", ".")
+    signs = locales.record(language).numbers
+    text = text.strip().replace(signs.group, "").replace("\u00a0", " ").replace(MINUS, "-")
+    text = text.replace(signs.decimal, ".")
     if "×" not in text:
         return float(text)
     mantissa, power = (part.strip() for part in text.split("×"))

@@ -16,14 +16,34 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
+
+import locales
 
 ROOT = Path(__file__).resolve().parent.parent
 _ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-LANGUAGES = ("en", "uk", "sv")
+
+
+def _default_language() -> str:
+    """The locale of mkdocs.yml's default i18n entry, read without loading MkDocs (its
+    tags, !ENV and !!python, are left unresolved)."""
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    return next(language["locale"] for language in i18n["languages"] if language.get("default"))
+
+
+# The site's languages are its records (locales/<code>.toml), the default one first.
+DEFAULT = _default_language()
+LANGUAGES = (DEFAULT, *(code for code in locales.codes() if code != DEFAULT))
+TRANSLATIONS = LANGUAGES[1:]
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
-PROJECT_PARTS = ("docs", "experiment", "examples", "companion", "provenance", "sitebuild",
-                 "overrides", "mkdocs.yml", "pyproject.toml")
+PROJECT_PARTS = ("docs", "experiment", "examples", "companion", "locales", "provenance",
+                 "sitebuild", "overrides", "mkdocs.yml", "pyproject.toml")
 
 # Tests that build a project of their own (serve, failing builds): the suite starts
 # them first (tests/conftest.py), so that their minutes overlap everything else.
@@ -124,9 +144,18 @@ def copy_project(destination: Path) -> Path:
     return destination
 
 
+def page_suffix(language: str) -> str:
+    """What LANGUAGE's pages add to a page's name: page.md, page.uk.md."""
+    return "" if language == DEFAULT else f".{language}"
+
+
+def url_prefix(language: str) -> str:
+    """Where LANGUAGE's pages are published: the default's at the root, others in CODE/."""
+    return "" if language == DEFAULT else f"{language}/"
+
+
 def page_file(site: Path, language: str, page: str) -> Path:
-    prefix = "" if language == "en" else f"{language}/"
-    return site / prefix / page / "index.html"
+    return site / url_prefix(language) / page / "index.html"
 
 
 def run_computation(package: str, *args: str) -> subprocess.CompletedProcess:
@@ -159,7 +188,5 @@ def site_url() -> str:
 
 
 def site_words() -> dict[str, dict]:
-    """The words of the site's own scripts per language, as mkdocs.yml gives them:
-    English in extra.site_words, the other languages in their plugins: i18n entries."""
-    return {language["locale"]: (language.get("extra") or {}).get("site_words")
-            for language in i18n_languages()}
+    """The words of the site's own scripts per language: each record's [words]."""
+    return {code: locales.record(code).words for code in LANGUAGES}

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.project import LANGUAGES, PAGES
+from tests.project import LANGUAGES, PAGES, url_prefix
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -70,7 +70,7 @@ def browser():
 
 
 def page_url(server: str, language: str, page: str) -> str:
-    prefix = "" if language == "en" else f"{language}/"
+    prefix = url_prefix(language)
     return f"{server}{prefix}{page}"
 
 

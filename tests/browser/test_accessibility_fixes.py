@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import page_url
+from tests.project import DEFAULT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,9 +35,9 @@ RECORD_OBSERVERS = """(() => {
 
 
 def test_code_navs_are_plain_and_nothing_is_watched_afterwards(open_site_page, server):
-    page, _ = open_site_page("en", "feature-recovery/", wait_until=None, fresh=True)
+    page, _ = open_site_page(DEFAULT, "feature-recovery/", wait_until=None, fresh=True)
     page.add_init_script(RECORD_OBSERVERS)
-    page.goto(page_url(server, "en", "feature-recovery/"), wait_until="networkidle")
+    page.goto(page_url(server, DEFAULT, "feature-recovery/"), wait_until="networkidle")
     navs = page.locator("nav.md-code__nav")
     assert navs.count() > 0, "no code block on the page: pick another page"
     assert page.locator("nav.md-code__nav:not([role='none'])").count() == 0

@@ -15,7 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from examples import bank
 from sitebuild.numbers import MINUS, format_value, format_vector
-from tests.project import LANGUAGES
+from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -59,13 +59,13 @@ def close(found, wanted, tolerance: float) -> bool:
         for a, b in zip(found, wanted, strict=True))
 
 
-def python_head(shown: dict, language: str = "en") -> dict:
+def python_head(shown: dict, language: str = DEFAULT) -> dict:
     words = bank.SENTENCES[language][1]
     return {name: value.tolist() for name, value in bank.calculator(
         words, shown["plane"], shown["temperature"], shown["causal"]).items()}
 
 
-def assert_matches_python(shown: dict, language: str = "en") -> None:
+def assert_matches_python(shown: dict, language: str = DEFAULT) -> None:
     expected = python_head(shown, language)
     for name in STAGES:
         assert close(shown[name], expected[name], 1e-9), (name, shown[name])
@@ -100,10 +100,10 @@ SWEEP = [  # word (from 0), where its arrow goes, temperature, causal
 
 
 def test_the_calculator_starts_as_the_bank_model(open_site_page, examples):
-    page, traffic = open_site_page("en", "attention/")
+    page, traffic = open_site_page(DEFAULT, "attention/")
     page.wait_for_selector(WIDGET)
     start = state(page)
-    sentence = examples["bank"]["sentences"]["en"][1]
+    sentence = examples["bank"]["sentences"][DEFAULT][1]
     embeddings = examples["bank"]["model"]["embeddings"]
     assert start["plane"] == [embeddings[role][:2] for role in sentence["roles"]]
     assert start["temperature"] == 1 and start["causal"] is True
@@ -115,7 +115,7 @@ def test_the_calculator_starts_as_the_bank_model(open_site_page, examples):
 
 
 def test_every_stage_agrees_with_the_python_head_over_a_sweep(open_site_page):
-    page, traffic = open_site_page("en", "attention/")
+    page, traffic = open_site_page(DEFAULT, "attention/")
     page.wait_for_selector(WIDGET)
     for j, tip, temperature, causal in SWEEP:
         move(page, j, tip)
@@ -129,7 +129,7 @@ def test_every_stage_agrees_with_the_python_head_over_a_sweep(open_site_page):
 
 
 def test_the_causal_switch_changes_the_earlier_rows_only(open_site_page, examples):
-    page, _ = open_site_page("en", "attention/")
+    page, _ = open_site_page(DEFAULT, "attention/")
     page.wait_for_selector(WIDGET)
     masked = state(page)
     page.locator(f"{WIDGET} input[type=checkbox]").uncheck()
@@ -143,7 +143,7 @@ def test_the_causal_switch_changes_the_earlier_rows_only(open_site_page, example
 
 
 def test_the_keyboard_moves_every_control(open_site_page):
-    page, _ = open_site_page("en", "attention/")
+    page, _ = open_site_page(DEFAULT, "attention/")
     page.wait_for_selector(WIDGET)
     before = state(page)
     first = sliders(page).first
@@ -167,7 +167,7 @@ def test_the_keyboard_moves_every_control(open_site_page):
 
 
 def test_dragging_an_arrow_head_moves_that_arrow(open_site_page):
-    page, traffic = open_site_page("en", "attention/")
+    page, traffic = open_site_page(DEFAULT, "attention/")
     plane = page.locator(f"{WIDGET} .calculator__plane")
     plane.scroll_into_view_if_needed()
     box = plane.bounding_box()
@@ -199,7 +199,7 @@ def printed(value, language: str, style: str = "sig3") -> str:
     return f"{MINUS}∞" if value == -math.inf else format_value(value, style, language)
 
 
-@pytest.mark.parametrize("language", ("en", "uk"))
+@pytest.mark.parametrize("language", (DEFAULT, TRANSLATIONS[-1]))
 def test_the_cells_a_reader_sees_are_the_python_heads_numbers(open_site_page, language):
     page, traffic = open_site_page(language, "attention/")
     page.wait_for_selector(WIDGET)
@@ -225,8 +225,7 @@ def test_the_cells_a_reader_sees_are_the_python_heads_numbers(open_site_page, la
 def test_the_widget_speaks_the_pages_language(open_site_page, language):
     page, traffic = open_site_page(language, "attention/")
     page.wait_for_selector(WIDGET)
-    words = json.loads(page.locator(".attention-calculator script.widget-words")
-                       .text_content())
+    words = json.loads(page.locator("#site-language").text_content())["words"]["calculator"]
     assert page.locator(f"{WIDGET} .widget__title").text_content() == words["title"]
     for control in page.locator(f"{WIDGET} input, {WIDGET} select").all():
         assert control.get_attribute("aria-label") or control.get_attribute("id")
@@ -252,7 +251,7 @@ def test_without_javascript_the_picture_and_the_table_remain(open_site_page, lan
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 def test_calculator_has_no_axe_violations(open_site_page, scheme):
-    page, _ = open_site_page("uk", "attention/", scheme=scheme)
+    page, _ = open_site_page(TRANSLATIONS[-1], "attention/", scheme=scheme)
     page.wait_for_selector(WIDGET)
     page.locator(f"{WIDGET} input[type=checkbox]").uncheck()
     page.locator(f"{WIDGET} input[type=checkbox]").check()  # −∞ and zero weights shown
@@ -262,7 +261,7 @@ def test_calculator_has_no_axe_violations(open_site_page, scheme):
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 def test_at_phone_width_the_calculator_fits_and_passes_axe(open_site_page, scheme):
-    page, traffic = open_site_page("sv", "attention/", scheme=scheme, fresh=True)
+    page, traffic = open_site_page(TRANSLATIONS[0], "attention/", scheme=scheme, fresh=True)
     page.set_viewport_size(PHONE)
     page.wait_for_selector(WIDGET)
     widget = page.locator(WIDGET)

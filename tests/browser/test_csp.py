@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import _QuietHandler
+from tests.project import DEFAULT, TRANSLATIONS
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +54,7 @@ def other_origin(folder: Path, host: str):
 def test_a_script_from_another_origin_is_refused(open_site_page, tmp_path, host):
     (tmp_path / "x.js").write_text("window.__ran = true;\n", encoding="utf-8")
     with other_origin(tmp_path, host) as (origin, asked):
-        page, traffic = open_site_page("uk", "attention/")
+        page, traffic = open_site_page(TRANSLATIONS[-1], "attention/")
         assert page.evaluate(INJECT, f"{origin}/x.js") == "refused"
         assert page.evaluate(INJECT, "/assets/javascripts/common.js") == "loaded"
     assert page.evaluate("window.__ran") is None and asked == []
@@ -63,7 +64,7 @@ def test_a_script_from_another_origin_is_refused(open_site_page, tmp_path, host)
 
 
 def test_an_inline_script_or_handler_the_build_did_not_emit_is_refused(open_site_page):
-    page, _ = open_site_page("sv", "")
+    page, _ = open_site_page(TRANSLATIONS[0], "")
     page.evaluate("""() => {
       const script = document.createElement("script");
       script.textContent = "window.__ran = 'script';";
@@ -80,7 +81,7 @@ def test_an_inline_script_or_handler_the_build_did_not_emit_is_refused(open_site
 
 
 def test_a_worker_from_a_file_runs_and_one_from_a_blob_is_refused(open_site_page):
-    page, _ = open_site_page("en", "")
+    page, _ = open_site_page(DEFAULT, "")
     outcome = page.evaluate("""() => {
       const start = (url) => new Promise((resolve) => {
         try {

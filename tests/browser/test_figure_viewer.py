@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.browser.conftest import SCHEMES
-from tests.project import LANGUAGES, site_words
+from tests.project import DEFAULT, LANGUAGES, site_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -72,7 +72,7 @@ def test_the_viewer_speaks_the_language_of_the_page(open_site_page, language):
 
 
 def test_keys_zoom_pan_fit_and_esc_returns_focus_to_the_figure(open_site_page):
-    page, traffic = open_site_page("en", PAGE)
+    page, traffic = open_site_page(DEFAULT, PAGE)
     opener = open_first_figure(page)
     fitted = view(page)
     assert fitted["zoom"] == 1
@@ -100,7 +100,7 @@ def test_keys_zoom_pan_fit_and_esc_returns_focus_to_the_figure(open_site_page):
 
 
 def test_wheel_zooms_and_dragging_pans(open_site_page):
-    page, _ = open_site_page("en", PAGE)
+    page, _ = open_site_page(DEFAULT, PAGE)
     open_first_figure(page)
     before = view(page)
     centre_x, centre_y = before["left"] + before["width"] / 2, before["top"] + before["height"] / 2
@@ -126,7 +126,7 @@ def test_wheel_zooms_and_dragging_pans(open_site_page):
 
 
 def test_two_finger_pinch_zooms(open_site_page):
-    page, _ = open_site_page("en", PAGE, has_touch=True, fresh=True)  # a CDP session
+    page, _ = open_site_page(DEFAULT, PAGE, has_touch=True, fresh=True)  # a CDP session
     open_first_figure(page)
     before = view(page)
     x, y = before["left"] + before["width"] / 2, before["top"] + before["height"] / 2
@@ -146,7 +146,7 @@ def test_two_finger_pinch_zooms(open_site_page):
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_open_viewer_has_no_axe_violations(open_site_page, scheme):
-    page, _ = open_site_page("en", PAGE, scheme=scheme)
+    page, _ = open_site_page(DEFAULT, PAGE, scheme=scheme)
     open_first_figure(page)
     violations = Axe().run(page).response["violations"]
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
@@ -159,7 +159,7 @@ TWINS_PAGE = "attention/"
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_a_figure_drawn_for_both_schemes_opens_as_the_reader_sees_it(open_site_page, scheme):
-    page, _ = open_site_page("en", TWINS_PAGE, scheme=scheme)
+    page, _ = open_site_page(DEFAULT, TWINS_PAGE, scheme=scheme)
     other = "dark" if scheme == "light" else "light"
     hidden = page.locator(f'button.figure-open:has(img[src$="#only-{other}"])')
     assert hidden.count() > 0, f"{TWINS_PAGE} has no figure drawn for both schemes"

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.language_cases import COPY
+from tests.project import LANGUAGES
+
 pytestmark = pytest.mark.browser
 
-COPY = {"en": ("Copy to clipboard", "Copied to clipboard"),
-        "uk": ("Скопіювати в буфер", "Скопійовано в буфер"),
-        "sv": ("Kopiera till urklipp", "Kopierat till urklipp")}
 
-
-@pytest.mark.parametrize("language", ["en", "uk", "sv"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_copy_button_of_a_listing_speaks_the_page_language(open_site_page, language):
     page, traffic = open_site_page(language, "feature-recovery/", fresh=True,
                                    permissions=["clipboard-read", "clipboard-write"])

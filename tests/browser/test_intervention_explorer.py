@@ -21,7 +21,7 @@ from experiment.interventions import erase_payload, erase_query, shift_irrelevan
 from experiment.model import Student, mse
 from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE, SUBSTANTIAL_MSE
 from sitebuild.numbers import format_value
-from tests.project import LANGUAGES
+from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -86,7 +86,7 @@ def state(page) -> dict:
 
 
 def words(page) -> dict:
-    return json.loads(page.locator(".intervention-explorer script.widget-words").text_content())
+    return json.loads(page.locator("#site-language").text_content())["words"]["explorer"]
 
 
 def small(x: float, language: str) -> str:
@@ -131,7 +131,7 @@ def choose(page, erase_query_feature=None, erase_payload_feature=None, shift=0.0
 
 
 def test_explorer_computes_what_the_python_model_computes(open_site_page, run):
-    page, traffic = open_site_page("en", "feature-recovery/")
+    page, traffic = open_site_page(DEFAULT, "feature-recovery/")
     page.wait_for_selector(EXPLORER)
     shift = run["results"]["config"]["shift"]
     sweep = [(None, None, 0.0)]
@@ -151,7 +151,7 @@ def test_explorer_computes_what_the_python_model_computes(open_site_page, run):
 
 def test_erasing_moves_the_prediction_as_the_teachers_target_and_the_shift_moves_nothing(
         open_site_page, run):
-    page, _ = open_site_page("en", "feature-recovery/")
+    page, _ = open_site_page(DEFAULT, "feature-recovery/")
     page.wait_for_selector(EXPLORER)
     untouched = state(page)
     assert untouched["mse"] < FLOAT_PRECISION_MSE  # the student on an example it never saw
@@ -204,7 +204,7 @@ def test_explorer_speaks_the_pages_language_and_prints_its_numbers(open_site_pag
 
 
 def test_explorer_works_from_the_keyboard(open_site_page):
-    page, _ = open_site_page("en", "feature-recovery/")
+    page, _ = open_site_page(DEFAULT, "feature-recovery/")
     page.wait_for_selector(EXPLORER)
     page.locator(f"{EXPLORER} select").nth(1).focus()
     page.keyboard.press("ArrowDown")  # a closed <select> steps to the next option
@@ -219,14 +219,14 @@ def test_explorer_works_from_the_keyboard(open_site_page):
 
 
 def test_without_javascript_the_note_and_the_tables_remain(open_site_page):
-    page, _ = open_site_page("en", "feature-recovery/", java_script_enabled=False)
+    page, _ = open_site_page(DEFAULT, "feature-recovery/", java_script_enabled=False)
     assert page.locator(EXPLORER).count() == 0
     expect(page.locator(".intervention-explorer p")).to_be_visible()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_explorer_with_edits_shown_has_no_axe_violations(open_site_page, scheme):
-    page, _ = open_site_page("uk", "feature-recovery/", scheme=scheme)
+    page, _ = open_site_page(TRANSLATIONS[-1], "feature-recovery/", scheme=scheme)
     page.wait_for_selector(EXPLORER)
     choose(page, erase_query_feature=1, shift=5)
     assert page.locator(f"{EXPLORER} td.is-edited").count() > 0

@@ -10,7 +10,7 @@ from itertools import permutations
 import pytest
 
 from tests.browser.conftest import page_url
-from tests.project import LANGUAGES
+from tests.project import DEFAULT, LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -18,7 +18,7 @@ PAGE = "attention/"
 
 
 def test_switching_language_keeps_the_page_in_every_direction(open_site_page, server):
-    tab, traffic = open_site_page("en", PAGE)
+    tab, traffic = open_site_page(DEFAULT, PAGE)
     for here, there in permutations(LANGUAGES, 2):
         if tab.url != page_url(server, here, PAGE):
             tab.goto(page_url(server, here, PAGE))

@@ -6,11 +6,13 @@ five digits on, negative zero, exact halves, rounding up to the next power of te
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
+import locales
 from sitebuild.numbers import format_value, format_vector
-from tests.project import LANGUAGES, ROOT
+from tests.project import DEFAULT, LANGUAGES, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -34,12 +36,15 @@ def cases() -> list[tuple[float, str, str]]:
 
 @pytest.fixture
 def common_js(browser):
-    """A page that loads nothing but common.js, from a host that exists only in this test."""
+    """A page that loads nothing but common.js, and the language record that every page
+    of the site carries (overrides/main.html), from a host that exists only in this test."""
+    record = json.dumps(locales.record(DEFAULT).for_page()).replace("</", "<\\/")
     context = browser.new_context()
     page = context.new_page()
     page.route(f"{ORIGIN}/", lambda route: route.fulfill(
         content_type="text/html; charset=utf-8",
-        body='<!doctype html><html lang="en"><meta charset="utf-8"><title>numbers</title>'
+        body=f'<!doctype html><html lang="{DEFAULT}"><meta charset="utf-8"><title>numbers</title>'
+        f'<script id="site-language" type="application/json">{record}</script>'
         '<script src="assets/javascripts/common.js"></script></html>'))
     page.route(f"{ORIGIN}/assets/javascripts/common.js", lambda route: route.fulfill(
         content_type="text/javascript; charset=utf-8", body=COMMON_JS.read_text(encoding="utf-8")))

@@ -27,7 +27,7 @@ from experiment.variants import VARIANTS
 from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE
 from sitebuild.numbers import format_value
 from tests.browser.conftest import open_page, page_url
-from tests.project import LANGUAGES, ROOT, site_words
+from tests.project import DEFAULT, LANGUAGES, ROOT, TRANSLATIONS, site_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -52,7 +52,7 @@ def run(site):
 @pytest.fixture(scope="module")
 def page(browser, server):
     """One tab of the article for the arithmetic's tests, which do not change it."""
-    tab, _ = open_page(browser, page_url(server, "en", PAGE))
+    tab, _ = open_page(browser, page_url(server, DEFAULT, PAGE))
     tab.wait_for_function(f"{MODEL} !== undefined")
     yield tab
     tab.context.close()
@@ -176,9 +176,9 @@ def finished(page) -> dict:
 
 @pytest.fixture
 def english(open_site_page):
-    page, traffic = open_site_page("en", PAGE)
+    page, traffic = open_site_page(DEFAULT, PAGE)
     page.wait_for_selector(WIDGET)
-    yield page, site_words()["en"]["playground"]
+    yield page, site_words()[DEFAULT]["playground"]
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
@@ -195,11 +195,11 @@ def test_a_full_run_of_four_fixed_keys_reaches_float_precision_on_held_out_examp
     assert float(state["heldout"]) < FLOAT_PRECISION_MSE
     assert float(state["loss"]) < FLOAT_PRECISION_MSE
     assert said(page) == fill(words["finished"], step=state["step"],
-                              loss=format_value(float(state["loss"]), "sci2", "en"),
-                              heldout=format_value(float(state["heldout"]), "sci2", "en"))
+                              loss=format_value(float(state["loss"]), "sci2", DEFAULT),
+                              heldout=format_value(float(state["heldout"]), "sci2", DEFAULT))
     # The heat maps show the intended maps: the identity in the query and payload rows.
     query = page.locator(f"{WIDGET} table").nth(0).locator("td.heat").all_text_contents()
-    assert query == [format_value(1.0 if row == column else 0.0, "fix2", "en")
+    assert query == [format_value(1.0 if row == column else 0.0, "fix2", DEFAULT)
                      for row in range(9) for column in range(3)]
 
 
@@ -306,7 +306,7 @@ def test_the_playground_speaks_the_pages_language(open_site_page, language):
 
 
 def test_without_javascript_the_runs_snapshots_remain(open_site_page):
-    page, _ = open_site_page("en", PAGE, java_script_enabled=False)
+    page, _ = open_site_page(DEFAULT, PAGE, java_script_enabled=False)
     assert page.locator(WIDGET).count() == 0
     expect(page.locator(".training-playground figure img").first).to_be_visible()
 
@@ -315,11 +315,11 @@ def test_without_javascript_the_runs_snapshots_remain(open_site_page):
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_the_playground_has_no_axe_violations(open_site_page, server, scheme, width):
     # A tab of its own: the pool's tabs keep the desktop's width.
-    page, _ = open_site_page("sv", PAGE, scheme=scheme, wait_until=None, fresh=True)
+    page, _ = open_site_page(TRANSLATIONS[0], PAGE, scheme=scheme, wait_until=None, fresh=True)
     page.set_viewport_size({"width": width, "height": 900})
-    page.goto(page_url(server, "sv", PAGE))
+    page.goto(page_url(server, TRANSLATIONS[0], PAGE))
     page.wait_for_selector(WIDGET)
-    words = site_words()["sv"]["playground"]
+    words = site_words()[TRANSLATIONS[0]]["playground"]
     page.locator(f"{WIDGET} select").nth(0).select_option("three")
     field(page, 1).fill("0")
     field(page, 1).press("Enter")  # a refused field and its message are checked too

@@ -14,7 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from examples import bank
 from sitebuild.numbers import format_value, format_vector
-from tests.project import LANGUAGES
+from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -70,7 +70,7 @@ def test_the_widget_starts_from_the_numbers_of_the_static_table(open_site_page, 
 
 def test_swapping_keeps_the_weights_and_sends_bank_to_the_other_sense(open_site_page,
                                                                      examples):
-    page, traffic = open_site_page("en", "attention/")
+    page, traffic = open_site_page(DEFAULT, "attention/")
     swap = page.locator(f"{WIDGET} button[aria-pressed]")
     before = state(page)
     swap.focus()
@@ -78,18 +78,18 @@ def test_swapping_keeps_the_weights_and_sends_bank_to_the_other_sense(open_site_
     assert swap.get_attribute("aria-pressed") == "true"
     after = state(page)
     assert after["swapped"] is True
-    assert_matches_python(after, "en")
+    assert_matches_python(after, DEFAULT)
     for number, (was, now) in enumerate(zip(before["sentences"], after["sentences"],
                                             strict=True)):
         assert now["weights"] == pytest.approx(was["weights"], abs=1e-12)
         assert now["h"] == pytest.approx(was["h"][::-1], abs=1e-12)
-        recorded = examples["bank"]["sentences"]["en"][number]["swapped"]["sense_after"]
+        recorded = examples["bank"]["sentences"][DEFAULT][number]["swapped"]["sense_after"]
         assert now["sense_after"] == pytest.approx(recorded, abs=1e-12)
         # Sentence 1 leaned to sense 1 and now leans to sense 2, and the other way round.
         assert (now["sense_after"][0] > now["sense_after"][1]) == (number == 1)
     page.keyboard.press("Space")  # and back
     assert state(page)["swapped"] is False
-    assert_matches_python(state(page), "en")
+    assert_matches_python(state(page), DEFAULT)
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
@@ -97,7 +97,7 @@ def test_swapping_keeps_the_weights_and_sends_bank_to_the_other_sense(open_site_
 def test_every_control_and_heading_is_in_the_pages_language(open_site_page, language):
     page, _ = open_site_page(language, "attention/")
     page.wait_for_selector(WIDGET)
-    words = json.loads(page.locator(".value-swap script.widget-words").text_content())
+    words = json.loads(page.locator("#site-language").text_content())["words"]["valueSwap"]
     assert page.locator(f"{WIDGET} button").text_content() == words["swap"].replace("W_V", "WV")
     headers = page.locator(f"{WIDGET} thead th").all_inner_texts()  # the swap note is hidden
     assert headers[:2] == [words["sentence"], words["clueWeight"]]
@@ -118,7 +118,7 @@ def test_without_javascript_the_static_table_remains(open_site_page, examples, l
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 def test_swapped_widget_has_no_axe_violations(open_site_page, scheme):
-    page, _ = open_site_page("sv", "attention/", scheme=scheme)
+    page, _ = open_site_page(TRANSLATIONS[0], "attention/", scheme=scheme)
     page.locator(f"{WIDGET} button[aria-pressed]").click()
     violations = Axe().run(page, context=".value-swap").response["violations"]
     assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
@@ -126,7 +126,7 @@ def test_swapped_widget_has_no_axe_violations(open_site_page, scheme):
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 def test_at_phone_width_the_swap_fits_and_passes_axe(open_site_page, scheme):
-    page, traffic = open_site_page("uk", "attention/", scheme=scheme, fresh=True)
+    page, traffic = open_site_page(TRANSLATIONS[-1], "attention/", scheme=scheme, fresh=True)
     page.set_viewport_size(PHONE)
     page.wait_for_selector(WIDGET)
     widget = page.locator(WIDGET)

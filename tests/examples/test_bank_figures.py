@@ -1,5 +1,5 @@
-"""The bank model's figures write numbers as their page does: decimal commas and a
-minus sign on the uk and sv pages, decimal points on the English one."""
+"""The bank model's figures write numbers as their page does: the decimal sign of the
+language's record, and a minus sign."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from matplotlib import rc_context
 from matplotlib.text import Text
 
+import locales
 from examples import bank_figures
 from examples.figures import THEMES, style
+from tests.project import LANGUAGES
 
 THEME = THEMES[""]
 
@@ -28,23 +30,21 @@ def shown_texts(data, name: str, language: str) -> list[str]:
     return [t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
 
 
-@pytest.mark.parametrize("language", ["uk", "sv"])
-def test_the_uk_and_sv_figures_write_decimal_commas_and_minus_signs(data, language):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_languages_figures_write_its_decimal_sign_and_minus_signs(data, language):
+    decimal = locales.record(language).numbers.decimal
+    other = {".": ",", ",": "."}[decimal]
     texts = [text for name in bank_figures.DRAWINGS for text in shown_texts(data, name, language)]
-    assert any(re.search(r"\d,\d", text) for text in texts), "no decimals at all"
-    assert [text for text in texts if re.search(r"\d\.\d", text)] == []
+    assert any(re.search(rf"\d{re.escape(decimal)}\d", text) for text in texts), "no decimals"
+    assert [text for text in texts if re.search(rf"\d{re.escape(other)}\d", text)] == []
     assert [text for text in texts if re.search(r"-\d", text)] == []
 
 
-def test_the_english_figures_write_decimal_points(data):
-    texts = [text for name in bank_figures.DRAWINGS for text in shown_texts(data, name, "en")]
-    assert any(re.search(r"\d\.\d", text) for text in texts), "no decimals at all"
-    assert [text for text in texts if re.search(r"\d,\d", text)] == []
-
-
-@pytest.mark.parametrize(("value", "language", "digits", "written"), [
-    (0.5, "sv", None, "0,5"), (-1.0, "uk", None, "\N{MINUS SIGN}1"), (0.8, "en", 2, "0.80"),
-    (-0.001, "uk", 2, "0,00"),  # rounds to zero: no sign
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("value", "digits", "written"), [
+    (0.5, None, "0.5"), (-1.0, None, "\N{MINUS SIGN}1"), (0.8, 2, "0.80"),
+    (-0.001, 2, "0.00"),  # rounds to zero: no sign
 ])
 def test_number_writes_the_pages_way(value, language, digits, written):
-    assert bank_figures.number(value, language, digits) == written
+    decimal = locales.record(language).numbers.decimal
+    assert bank_figures.number(value, language, digits) == written.replace(".", decimal)

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from examples.bank import SENTENCES
+from examples.bank import sentences as bank_sentences
 from examples.scaling import D_K
+from tests.project import LANGUAGES
 
 TOP = {"format", "format_version", "versions", "two_positions", "exercise", "bank", "scaling",
        "heads"}
@@ -34,7 +35,7 @@ def test_the_worked_example_follows_position_2(data):
 
 def test_every_language_has_two_bank_sentences_with_square_causal_matrices(data):
     sentences = data["bank"]["sentences"]
-    assert set(sentences) == set(SENTENCES) == {"en", "uk", "sv"}
+    assert set(sentences) == set(bank_sentences()) == set(LANGUAGES)
     for pair in sentences.values():
         assert len(pair) == 2
         for sentence in pair:

@@ -40,9 +40,14 @@ def embed_with_positions(words, plane=None):
     return X
 
 
-EN_SENTENCE_2_CLUE_LAST = (bank.SENTENCES["en"][0], (
-    ("I", "plain"), ("put", "plain"), ("the", "plain"), ("bank", "ambiguous"),
-    ("money", "clue_2")))
+def clue_last(pair):
+    """PAIR with the clue of its second sentence moved to the end, after "bank"."""
+    first, second = pair
+    clue = next(word for word in second if word[1].startswith("clue"))
+    return first, (*(word for word in second if word != clue), clue)
+
+
+SENTENCES_CLUE_LAST = {language: clue_last(pair) for language, pair in bank.sentences().items()}
 PLAIN_TOWARDS_CLUE = {**bank.EMBEDDINGS, "plain": (1.0, 0.0, 0.0, 0.0)}
 PLAIN_HALF_ALIGNED = {**bank.EMBEDDINGS, "plain": (0.6, -0.8, 0.0, 0.0)}
 W_O_SENSES_CROSSED = ((0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0), *bank.W_O[2:])
@@ -62,7 +67,7 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (bank, {"head_1": head_1_without_mask}, "causal_mask_zeroes_future"),
     (bank, {"head_1": head_1_without_mask}, "mask_equals_prefixes"),
     (bank, {"embed": embed_with_positions}, "word_order_is_invisible"),
-    (bank, {"SENTENCES": {**bank.SENTENCES, "en": EN_SENTENCE_2_CLUE_LAST}},
+    (bank, {"sentences": lambda: SENTENCES_CLUE_LAST},
      "clues_precede_the_ambiguous_word"),
     (bank, {"W_V": ((0.0, 0.0), (0.0, 0.0), (0.5, 0.5), (0.5, 0.5))}, "bank_outputs_differ"),
     (bank, {"W_O": W_O_SENSES_CROSSED}, "bank_moves_towards_its_sense"),

@@ -9,7 +9,9 @@ import json
 import jsonschema
 import pytest
 
-from tests.project import ROOT
+from tests.project import LANGUAGES, ROOT
+
+FIRST, SECOND, THIRD = LANGUAGES[:3]
 
 SCHEMA_PATH = ROOT / "examples" / "examples.schema.json"
 # The keywords under which a schema holds further schemas (those the schema uses).
@@ -85,10 +87,9 @@ def test_every_object_is_closed(schema):
 
 
 def test_every_language_of_the_pages_is_in_the_maps(data):
-    from examples import bank
 
-    assert set(data["bank"]["sentences"]) == set(bank.SENTENCES)
-    assert set(data["heads"]["sentences"]) == set(bank.SENTENCES)
+    assert set(data["bank"]["sentences"]) == set(LANGUAGES)
+    assert set(data["heads"]["sentences"]) == set(LANGUAGES)
 
 
 def rename(data, path, new):
@@ -108,24 +109,24 @@ def replace(data, path, value):
 PLANTED = [  # what is planted, and where the validator must report it
     ("a renamed top-level key", lambda d: rename(d, ["bank", "shift"], "shfit"), "$.bank"),
     ("a renamed key of a sentence",
-     lambda d: rename(d, ["bank", "sentences", "sv", 0, "clue_weight"], "clue_weigth"),
-     "$.bank.sentences.sv[0]"),
+     lambda d: rename(d, ["bank", "sentences", SECOND, 0, "clue_weight"], "clue_weigth"),
+     f"$.bank.sentences.{SECOND}[0]"),
     ("a renamed key of the layer's sentences",
-     lambda d: rename(d, ["heads", "sentences", "uk", 1, "updated"], "update"),
-     "$.heads.sentences.uk[1]"),
+     lambda d: rename(d, ["heads", "sentences", THIRD, 1, "updated"], "update"),
+     f"$.heads.sentences.{THIRD}[1]"),
     ("a string where a number is",
      lambda d: replace(d, ["two_positions", "q_2"], "1.0"), "$.two_positions.q_2"),
     ("a string in a matrix",
      lambda d: replace(d, ["bank", "model", "W_Q", 0, 1], "-3"), "$.bank.model.W_Q[0][1]"),
     ("a string in a per-language entry",
-     lambda d: replace(d, ["bank", "sentences", "en", 1, "h", 0], "0.05"),
-     "$.bank.sentences.en[1].h[0]"),
+     lambda d: replace(d, ["bank", "sentences", FIRST, 1, "h", 0], "0.05"),
+     f"$.bank.sentences.{FIRST}[1].h[0]"),
     ("a vector of the wrong length",
      lambda d: replace(d, ["heads", "query"], [3.0, 0.0, 0.0]), "$.heads.query"),
     ("a weight above 1", lambda d: replace(d, ["scaling", "largest", "largest_unscaled"], 1.5),
      "$.scaling.largest.largest_unscaled"),
     ("a language with one sentence",
-     lambda d: d["bank"]["sentences"]["uk"].pop(), "$.bank.sentences.uk"),
+     lambda d: d["bank"]["sentences"][THIRD].pop(), f"$.bank.sentences.{THIRD}"),
 ]
 
 

@@ -8,14 +8,10 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from tests.language_cases import ATTENTION_WORDS as LIMITS
 from tests.project import LANGUAGES, page_file
 
 pytestmark = pytest.mark.slow
-
-# At most 4,000 words in English (the second edition had 5,684); Ukrainian and Swedish
-# in proportion, by the word counts of the second edition's three pages (4,949 and
-# 5,214 Markdown words against English 5,175).
-LIMITS = {"en": 4000, "uk": 4000 * 4949 // 5175, "sv": 4000 * 5214 // 5175}
 OLD_IDS = ("bank-example", "five-steps", "formula", "worked-example", "calculator",
            "scaling", "causal-mask", "bank-computed", "value-swap", "not-unique", "heads",
            "pitfall", "self-check", "exercise")

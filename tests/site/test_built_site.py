@@ -12,10 +12,12 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
+import locales
+from provenance.figure_style import DECIMAL_COMMA
 from sitebuild.runs import computations
 from sitebuild.values import FORMATTERS, lookup, range_ends
 from tests.printed_numbers import parse_number
-from tests.project import LANGUAGES, PAGES, ROOT, page_file
+from tests.project import DEFAULT, LANGUAGES, PAGES, ROOT, page_file
 
 pytestmark = pytest.mark.slow
 
@@ -133,7 +135,7 @@ def _section(path: str, section: str) -> str:
 
 @pytest.mark.parametrize(("language", "page"), all_pages())
 def test_listings_equal_the_source_that_ran(site, language, page):
-    suffix = "" if language == "en" else f".{language}"
+    suffix = "" if language == DEFAULT else f".{language}"
     source = ROOT / "docs" / f"{(page.rstrip('/') or 'index')}{suffix}.md"
     included = SNIPPET.findall(source.read_text(encoding="utf-8"))
     shown = [code.get_text().strip() for code in
@@ -156,7 +158,7 @@ def test_the_404_page_is_the_default_languages(site):
     html = soup(site / "404.html")
     top_level = dict(re.findall(r"^(site_name|site_description): (.+)$",
                                 (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.MULTILINE))
-    assert html.html["lang"] == "en"
+    assert html.html["lang"] == DEFAULT
     assert html.title.get_text(strip=True) == top_level["site_name"]
     assert html.select_one('meta[name="description"]')["content"] == top_level["site_description"]
 
@@ -268,4 +270,22 @@ def unpaired_figures(html: BeautifulSoup, page: Path) -> list[str]:
 def test_every_figure_has_its_dark_twin_and_every_twin_its_figure(site, language, page):
     path = page_file(site, language, page)
     problems = unpaired_figures(soup(path), path)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("language", "page"), all_pages())
+def test_every_figure_prints_the_decimal_mark_of_its_pages_language(site, language, page):
+    """A figure drawn with decimal commas shows its comma twin on the pages of a language
+    whose record writes a decimal comma, and its twin with points on the others."""
+    comma = locales.record(language).numbers.decimal == ","
+    problems = []
+    for img in soup(page_file(site, language, page)).find_all("img"):
+        name = Path(urlsplit(img["src"]).path).name
+        if not name.endswith(".svg") or "notebook" in name:
+            continue
+        light = name.removesuffix(".svg").removesuffix("-dark")
+        base = light.removesuffix(DECIMAL_COMMA)
+        has_twin = (site / "run" / f"{base}{DECIMAL_COMMA}.svg").is_file()
+        if (light != base) != (comma and has_twin):
+            problems.append(f"{img['src']}: {'with' if light != base else 'without'} commas")
     assert not problems, "\n".join(problems)

@@ -18,10 +18,20 @@ from pathlib import Path
 import pytest
 
 from sitebuild import scratch
-from tests.project import OWN_BUILDS, copy_project, mkdocs_build
+from tests.project import (
+    LANGUAGES,
+    OWN_BUILDS,
+    TRANSLATIONS,
+    copy_project,
+    mkdocs_build,
+    page_suffix,
+)
 from tests.sitebuild.test_scratch import dead_pid
 
 pytestmark = [pytest.mark.slow, OWN_BUILDS]
+
+THREE = TRANSLATIONS[-1]  # the translation with three faults on three lines
+MALFORMED = TRANSLATIONS[0]  # the one with a malformed shortcode
 
 FAULTS = [  # path, pattern, replacement: each its own failure, in pages of different kinds
     # Twenty training steps instead of the configured number: the model is far from
@@ -31,12 +41,13 @@ FAULTS = [  # path, pattern, replacement: each its own failure, in pages of diff
     ("examples/two_positions.py", r"\(math\.log\(3\),\)", "(math.log(2.5),)"),
     # Three faults on three lines of a translation, which is built after the English
     # pages: a misspelt name, an unknown style, a shortcode never closed.
-    ("docs/index.uk.md", r"\n## ",
-     "\nЗ опискою: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n"
-     "Стиль: {{ num experiment.config.steps fancy }}.\n"
-     "Незакрита: {{ num experiment.config.steps int }.\n\n## "),
+    (f"docs/index.{THREE}.md", r"\n## ",
+     "\nA typo: {{ num experiment.seeds.0.heldout_msee sci2 }}.\n"
+     "A style: {{ num experiment.config.steps fancy }}.\n"
+     "Unclosed: {{ num experiment.config.steps int }.\n\n## "),
     # A malformed shortcode: a vector of a single number.
-    ("docs/index.sv.md", r"\n## ", "\nFel form: {{ vec experiment.config.steps int }}.\n\n## "),
+    (f"docs/index.{MALFORMED}.md", r"\n## ",
+     "\nMalformed: {{ vec experiment.config.steps int }}.\n\n## "),
     # A section, with a number, in English only.
     ("docs/attention.md", r"\n## Pitfalls ",
      "\n## Other layers {#other-layers}\n\nA shift of {{ num examples.bank.shift fix1 }}.\n"
@@ -64,9 +75,9 @@ def failed_build(tmp_path: Path, faults) -> str:
     for fault in faults:
         edit(project, *fault)
     site = tmp_path / "site"
-    (site / "uk").mkdir(parents=True)
+    (site / TRANSLATIONS[-1]).mkdir(parents=True)
     (site / "index.html").write_text("<p>the previous site</p>", encoding="utf-8")
-    (site / "uk" / "index.html").write_text("<p>попередній сайт</p>", encoding="utf-8")
+    (site / TRANSLATIONS[-1] / "index.html").write_text("<p>попередній сайт</p>", encoding="utf-8")
     (site / "notes.txt").write_text("not the build's", encoding="utf-8")
     before = tree(site)
     done = mkdocs_build(project, site)
@@ -98,22 +109,22 @@ def test_a_build_removes_the_scratch_folders_of_a_killed_build_only(stderr, left
 
 
 def test_a_malformed_shortcode_fails_the_build_naming_page_line_and_shortcode(stderr):
-    assert re.search(r"docs/index\.sv\.md:\d+: `\{\{ vec experiment\.config\.steps int \}\}`: "
-                     r"needs a vector", stderr), stderr[-3000:]
+    assert re.search(rf"docs/index\.{MALFORMED}\.md:\d+: `\{{\{{ vec experiment\.config\.steps "
+                     r"int \}\}`: needs a vector", stderr), stderr[-3000:]
     assert "TypeError" not in stderr
 
 
 def test_three_faults_on_one_page_are_three_errors_with_their_lines(stderr):
-    # Planted in the translation only, the two well-formed ones are drift too ("[uk] …").
-    lines = [int(n) for n in re.findall(r"^  docs/index\.uk\.md:(\d+): (?!\[uk\])", stderr,
-                                        re.MULTILINE)]
+    # Planted in the translation only, the two well-formed ones are drift too ("[xx] …").
+    lines = [int(n) for n in re.findall(rf"^  docs/index\.{THREE}\.md:(\d+): (?!\[{THREE}\])",
+                                        stderr, re.MULTILINE)]
     assert len(lines) == 3 and len(set(lines)) == 3, stderr[-3000:]
     assert lines == sorted(lines) and lines[1] == lines[0] + 1
-    assert "docs/index.uk.md (5):" in stderr
+    assert f"docs/index.{THREE}.md (5):" in stderr
 
 
 def test_a_misspelt_name_is_offered_the_right_one(stderr):
-    assert re.search(r"index\.uk\.md:\d+: .*experiment\.seeds\.0\.heldout_msee.*"
+    assert re.search(rf"index\.{THREE}\.md:\d+: .*experiment\.seeds\.0\.heldout_msee.*"
                      r"did you mean `heldout_mse`", stderr), stderr[-3000:]
 
 
@@ -123,7 +134,7 @@ def test_an_unknown_style_lists_the_styles_with_an_example_each(stderr):
 
 
 def test_an_english_only_section_fails_the_build_in_every_other_language(stderr):
-    for language in ("uk", "sv"):
+    for language in TRANSLATIONS:
         assert re.search(rf"docs/attention\.{language}\.md:\d+: \[{language}\] lacks section "
                          r"\{#other-layers\} of docs/attention\.md:\d+", stderr), stderr[-3000:]
 
@@ -133,7 +144,8 @@ def test_a_refuted_claim_is_reported_once_with_where_it_is_defined_and_used(stde
     block = stderr.split("claim worked_key_is_ln3 is not supported by this run", 1)[1]
     block = block.split("\n\n", 1)[0]
     assert re.search(r"Defined at sitebuild/claims/attention\.py:\d+", block), block
-    for page in ("attention.md", "attention.uk.md", "attention.sv.md"):
+    for language in LANGUAGES:
+        page = f"attention{page_suffix(language)}.md"
         assert re.search(rf"docs/{re.escape(page)}:\d+", block), block
     assert "It checks: " in block and "FAILS " in block
     assert "change the sentence, never the number" in block

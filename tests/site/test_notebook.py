@@ -18,7 +18,17 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.project import LANGUAGES, ROOT, copy_project, page_file, site_url
+from tests.project import (
+    DEFAULT,
+    LANGUAGES,
+    ROOT,
+    TRANSLATIONS,
+    copy_project,
+    page_file,
+    page_suffix,
+    site_url,
+    url_prefix,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -81,7 +91,7 @@ def test_the_page_shows_printed_output_and_figures_after_the_code(site, language
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_figure_has_the_alt_text_of_its_code_cell_in_the_pages_language(site, language):
-    suffix = "" if language == "en" else f".{language}"
+    suffix = page_suffix(language)
     source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
     expected = re.findall(r'^```python cell="[^"]+" alt="([^"]+)"', source, re.MULTILINE)
     assert expected, "the notebook's figures have alt text in their code fences"
@@ -114,7 +124,7 @@ def test_each_figure_has_a_dark_twin_drawn_for_a_dark_page(site, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_headings_have_the_sources_ids_in_the_page_and_its_table_of_contents(site, language):
-    suffix = "" if language == "en" else f".{language}"
+    suffix = page_suffix(language)
     source = (ROOT / "docs" / f"notebook{suffix}.md").read_text(encoding="utf-8")
     ids = re.findall(r"^## .*\{#([\w-]+)\}\s*$", source, re.MULTILINE)
     html = page(site, language)
@@ -126,13 +136,13 @@ def test_headings_have_the_sources_ids_in_the_page_and_its_table_of_contents(sit
 
 
 def test_every_language_shows_the_same_outputs(site):
-    """One execution fills all three pages (its printed timing included)."""
+    """One execution fills every language's page (its printed timing included)."""
     outputs = {language: shown_text(page(site, language)) for language in LANGUAGES}
     figures = {language: [img["src"].rpartition("/")[2]
                           for img in page(site, language).select(FIGURES)]
                for language in LANGUAGES}
-    assert outputs["en"] == outputs["uk"] == outputs["sv"]
-    assert figures["en"] == figures["uk"] == figures["sv"]
+    assert all(shown == outputs[DEFAULT] for shown in outputs.values())
+    assert all(shown == figures[DEFAULT] for shown in figures.values())
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -147,7 +157,7 @@ def test_the_download_carries_the_outputs_the_page_shows(site, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_download_links_to_the_published_pages_and_not_to_itself(site, language):
     base = site_url()
-    prefix = "" if language == "en" else f"{language}/"
+    prefix = url_prefix(language)
     text = "\n".join(cell.source for cell in download(site, language).cells
                      if cell.cell_type == "markdown")
     links = re.findall(r"\]\(([^)\s]+)\)|href=\"([^\"]+)\"", text)
@@ -158,7 +168,7 @@ def test_the_download_links_to_the_published_pages_and_not_to_itself(site, langu
         if target.startswith(base):
             assert target.startswith(f"{base}{prefix}"), f"{target}: another language"
     assert "notebook.ipynb" not in text and not re.search(r"\{#[\w-]+\}", text)
-    command = "make notebook" + ("" if language == "en" else f" lang={language}")
+    command = "make notebook" + ("" if language == DEFAULT else f" lang={language}")
     assert f"`{command}`" in text, "the notebook says which command opens it"
 
 
@@ -212,8 +222,8 @@ def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site
     build's did: the figures are the page's, light and dark."""
     code = {language: [cell.source for cell in download(site, language).cells
                        if cell.cell_type == "code"] for language in LANGUAGES}
-    assert all(cells == code["en"] for cells in code.values()), "the downloads' code differs"
-    notebook = download(site, "en")
+    assert all(cells == code[DEFAULT] for cells in code.values()), "the downloads' code differs"
+    notebook = download(site, DEFAULT)
     nbclient.NotebookClient(notebook, timeout=600, allow_errors=False,
                             resources={"metadata": {"path": str(fresh_copy)}}).execute()
     results = json.loads((site / "run" / "results.json").read_text(encoding="utf-8"))
@@ -234,7 +244,7 @@ def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site
     assert len(compared) >= 3, (
         "the notebook no longer prints what results.json holds under the labels of OVERLAP: "
         f"{printed(notebook)}")
-    assert image_hashes(notebook) == file_hashes(site, "en", FIGURES), \
+    assert image_hashes(notebook) == file_hashes(site, DEFAULT, FIGURES), \
         "the download, run again, does not draw the page's figures and their twins"
 
 
@@ -248,7 +258,7 @@ def printed_labels(line: str) -> list[str]:
     return [part.strip() for part in re.sub(r"\b\d+\b", "", head).split(",") if part.strip()]
 
 
-@pytest.mark.parametrize("language", ["uk", "sv"])
+@pytest.mark.parametrize("language", TRANSLATIONS)
 def test_the_page_says_in_its_language_what_each_printed_label_means(site, language):
     """The notebook prints in English, once for every language: the Ukrainian and the
     Swedish page have a legend of the labels it prints, and of the axis label."""

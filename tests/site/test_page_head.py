@@ -11,7 +11,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from tests.project import LANGUAGES, PAGES, ROOT, i18n_languages, page_file
+from tests.project import DEFAULT, LANGUAGES, PAGES, ROOT, i18n_languages, page_file, page_suffix
 
 pytestmark = pytest.mark.slow
 
@@ -24,7 +24,7 @@ def soup(path: Path) -> BeautifulSoup:
 
 
 def front_matter(language: str, page: str) -> dict:
-    suffix = "" if language == "en" else f".{language}"
+    suffix = page_suffix(language)
     text = (ROOT / "docs" / f"{SOURCE[page]}{suffix}.md").read_text(encoding="utf-8")
     return yaml.safe_load(text.split("\n---\n", 1)[0].removeprefix("---\n")) or {}
 
@@ -107,8 +107,8 @@ def test_the_colour_scheme_toggles_speak_the_page_language(site):
     names = palette_names()
     assert set(names) == set(LANGUAGES)
     for language in LANGUAGES:
-        if language != "en":
-            assert not set(names[language]) & set(names["en"]), f"{language}: English toggles"
+        if language != DEFAULT:
+            assert not set(names[language]) & set(names[DEFAULT]), f"{language}: English toggles"
         for page in PAGES:
             html = soup(page_file(site, language, page))
             shown = [tag["aria-label"] for tag in html.select('input[name="__palette"]')]
@@ -123,8 +123,8 @@ def test_the_headings_links_are_titled_in_the_page_language(site):
               for language in i18n_languages()}
     for language in LANGUAGES:
         assert titles[language], f"mkdocs.yml: no permalink_title for {language}"
-        if language != "en":
-            assert titles[language] != titles["en"], f"{language}: the English title"
+        if language != DEFAULT:
+            assert titles[language] != titles[DEFAULT], f"{language}: the English title"
         for page in PAGES:
             links = soup(page_file(site, language, page)).select("a.headerlink")
             where = f"{language}:{page or 'home'}"

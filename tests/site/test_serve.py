@@ -12,7 +12,15 @@ import re
 
 import pytest
 
-from tests.project import OWN_BUILDS, Preview, copy_project
+from tests.project import (
+    LANGUAGES,
+    OWN_BUILDS,
+    TRANSLATIONS,
+    Preview,
+    copy_project,
+    page_suffix,
+    url_prefix,
+)
 
 pytestmark = [pytest.mark.slow, OWN_BUILDS]
 
@@ -47,7 +55,7 @@ def test_the_first_build_computes_once_and_executes_the_notebook_once(preview):
     # No Content-Security-Policy in a preview: MkDocs adds its live-reload script to
     # each page as it serves it, which the policy would refuse.
     assert "Content-Security-Policy" not in preview.page("")
-    assert shows_output(preview.page("uk/notebook/"))
+    assert shows_output(preview.page(f"{url_prefix(TRANSLATIONS[-1])}notebook/"))
 
 
 def test_a_rebuild_logs_a_few_short_lines_ending_with_its_summary(preview, project):
@@ -67,11 +75,11 @@ def test_a_rebuild_logs_a_few_short_lines_ending_with_its_summary(preview, proje
 
 def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(preview, project):
     computed, executed = preview.count(COMPUTING), executions(preview)
-    page = project / "docs" / "index.sv.md"
+    page = project / "docs" / f"index{page_suffix(TRANSLATIONS[0])}.md"
     prose = page.read_text()
-    preview.rebuild_after(lambda: page.write_text(prose + "\nNy mening.\n"))
+    preview.rebuild_after(lambda: page.write_text(prose + "\nA new sentence.\n"))
     assert preview.count(COMPUTING) == computed, "a prose edit retrained"
-    assert "Ny mening." in preview.page("sv/")
+    assert "A new sentence." in preview.page(url_prefix(TRANSLATIONS[0]))
     preview.rebuild_after(lambda: page.write_text(prose))
 
     # A code edit: the examples compute in a second where the experiment trains for
@@ -83,18 +91,33 @@ def test_preview_reruns_only_for_code_and_recovers_from_a_broken_run(preview, pr
     assert broken_code != working, "examples/__main__.py has no main(): update this test"
     mark = len(preview.log)
     preview.rebuild_after(lambda: main.write_text(broken_code))
-    broken = preview.page("uk/feature-recovery/")
+    broken = preview.page(f"{url_prefix(TRANSLATIONS[-1])}feature-recovery/")
     assert ERROR_TITLE in broken and "broken on purpose" in broken
     assert 'class="value"' not in broken, "a failed run must not leave old numbers"
 
     preview.rebuild_after(lambda: main.write_text(working))
-    recovered = preview.page("uk/feature-recovery/")
+    recovered = preview.page(f"{url_prefix(TRANSLATIONS[-1])}feature-recovery/")
     assert ERROR_TITLE not in recovered and 'class="value"' in recovered
     runs = [line for line in preview.log[mark:] if COMPUTING in line]
     assert len(runs) == 2, "one run for the break, one for the repair"
     assert not any("python -m experiment" in line for line in runs), (
         "an edit of the examples ran the experiment again")
     assert executions(preview) == executed, "no notebook code changed"
+
+    # A language record is part of the examples' source (their bank sentences and
+    # figure words): its edit runs them again, and only them; its pages take its words.
+    record = project / "locales" / f"{TRANSLATIONS[0]}.toml"
+    words = record.read_text(encoding="utf-8")
+    edited = words.replace('\nhead = "', '\nhead = "~', 1).replace('\nclose = "', '\nclose = "~', 1)
+    assert edited.count("~") == words.count("~") + 2, "no [figures] head or close: update this"
+    mark = len(preview.log)
+    preview.rebuild_after(lambda: record.write_text(edited, encoding="utf-8"))
+    assert '"close": "~' in preview.page(url_prefix(TRANSLATIONS[0]))
+    preview.rebuild_after(lambda: record.write_text(words, encoding="utf-8"))
+    runs = [line for line in preview.log[mark:] if COMPUTING in line]
+    assert len(runs) == 2 and all("python -m examples" in line for line in runs), runs
+    assert not any("python -m experiment" in line for line in runs), (
+        "an edit of a language record ran the experiment again")
 
 
 def shows_output(html: str) -> bool:
@@ -104,14 +127,15 @@ def shows_output(html: str) -> bool:
 
 def test_preview_executes_the_notebook_again_only_for_its_code(preview, project):
     executed = executions(preview)
-    uk = project / "docs" / "notebook.uk.md"
-    prose = uk.read_text(encoding="utf-8")
-    preview.rebuild_after(lambda: uk.write_text(
-        prose.replace("\n## ", "\nНове речення.\n\n## ", 1), encoding="utf-8"))
+    translated = project / "docs" / f"notebook{page_suffix(TRANSLATIONS[-1])}.md"
+    notebook_page = f"{url_prefix(TRANSLATIONS[-1])}notebook/"
+    prose = translated.read_text(encoding="utf-8")
+    preview.rebuild_after(lambda: translated.write_text(
+        prose.replace("\n## ", "\nA new sentence.\n\n## ", 1), encoding="utf-8"))
     assert executions(preview) == executed, "a prose edit re-executed the notebook"
-    assert "Нове речення." in preview.page("uk/notebook/")
-    assert shows_output(preview.page("uk/notebook/"))
-    preview.rebuild_after(lambda: uk.write_text(prose, encoding="utf-8"))
+    assert "A new sentence." in preview.page(notebook_page)
+    assert shows_output(preview.page(notebook_page))
+    preview.rebuild_after(lambda: translated.write_text(prose, encoding="utf-8"))
 
     cells = project / "companion" / "notebook.pct.py"
     code = cells.read_text(encoding="utf-8")
@@ -120,7 +144,7 @@ def test_preview_executes_the_notebook_again_only_for_its_code(preview, project)
         '# %% name="train"\n', '# %% name="train"\nprint("bara kod")\n', 1), encoding="utf-8"))
     assert executions(preview) == executed + 1
     assert all("bara kod" in preview.page(f"{language}notebook/")
-               for language in ("", "uk/", "sv/")), "one execution fills every language"
+               for language in map(url_prefix, LANGUAGES)), "one execution fills every language"
     runs = [line for line in preview.log[mark:] if COMPUTING in line]
     assert len(runs) == 1 and "python -m experiment" not in runs[0], \
         "a notebook edit ran the experiment again"
@@ -129,12 +153,12 @@ def test_preview_executes_the_notebook_again_only_for_its_code(preview, project)
         '# %% name="train"\n', '# %% name="train"\nraise RuntimeError("broken on purpose")\n',
         1), encoding="utf-8"))
     assert executions(preview) == executed + 2
-    broken = preview.page("uk/notebook/")
+    broken = preview.page(notebook_page)
     assert ERROR_TITLE in broken and "broken on purpose" in broken and "train" in broken
     assert not shows_output(broken), "no output of a failed execution"
 
     preview.rebuild_after(lambda: cells.write_text(code, encoding="utf-8"))
-    recovered = preview.page("sv/notebook/")
+    recovered = preview.page(f"{url_prefix(TRANSLATIONS[0])}notebook/")
     assert ERROR_TITLE not in recovered and shows_output(recovered)
     assert executions(preview) == executed + 3
 

@@ -8,15 +8,10 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
+from tests.language_cases import FEATURE_RECOVERY_WORDS as LIMITS
 from tests.project import page_file
 
 pytestmark = pytest.mark.slow
-
-ENGLISH_LIMIT = 5000
-# The translations in proportion: the same share of the English count as in the second
-# edition (uk 5,673 / 6,013, sv 5,743 / 6,013).
-LIMITS = {"en": ENGLISH_LIMIT, "uk": round(ENGLISH_LIMIT * 5673 / 6013),
-          "sv": round(ENGLISH_LIMIT * 5743 / 6013)}
 
 
 def article_words(html: str) -> int:

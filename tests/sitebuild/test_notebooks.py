@@ -19,7 +19,9 @@ import pytest
 from companion.__main__ import CellFailed, execute, figure_files, read
 from sitebuild import images, notebook
 from sitebuild.runs import computations
-from tests.project import ROOT
+from tests.project import DEFAULT, ROOT, TRANSLATIONS
+
+T = TRANSLATIONS[-1]  # a translation, published in T/
 
 
 def png(width: int, height: int, grey: bytes = b"\xff") -> bytes:
@@ -97,7 +99,7 @@ def test_a_figure_without_its_dark_twin_fails(schemes):
 
 
 def test_the_page_is_the_notebook_without_front_matter_or_ids_and_with_site_links():
-    page = notebook.page_form(notebook.assemble(prose(), executed_code()), "uk/notebook/")
+    page = notebook.page_form(notebook.assemble(prose(), executed_code()), f"{T}/notebook/")
     text = "\n".join(cell.source for cell in page.cells if cell.cell_type == "markdown")
     assert all(cell.cell_type != "raw" for cell in page.cells), "no front matter"
     assert "{#run}" not in text and "## Run it\n" in text
@@ -128,13 +130,13 @@ def rendered_by_mkdocs_jupyter(page, tmp_path):
 def test_the_rendered_page_has_the_sources_ids_alt_texts_material_copy_buttons_no_other_host(
         tmp_path):
     assembled = notebook.assemble(prose(), executed_code())
-    page_html, toc = rendered_by_mkdocs_jupyter(notebook.page_form(assembled, "uk/notebook/"),
+    page_html, toc = rendered_by_mkdocs_jupyter(notebook.page_form(assembled, f"{T}/notebook/"),
                                                 tmp_path)
     assert "cdnjs" in page_html and "<!-- Load mathjax -->" in page_html, \
         "mkdocs-jupyter's markup changed: see what finish() still needs to remove"
     assert "Copied!" in page_html and "<clipboard-copy" in page_html, \
         "mkdocs-jupyter's copy buttons changed: see what finish() still needs to replace"
-    done = notebook.finish(page_html, toc, assembled, "uk/notebook/")
+    done = notebook.finish(page_html, toc, assembled, f"{T}/notebook/")
     assert '<h1 id="заголовок">' in done and '<h2 id="run">Run it' in done
     title, = toc
     assert title.id == "заголовок" and [link.id for link in title.children] == ["run"]
@@ -161,15 +163,15 @@ def test_a_page_that_would_link_another_host_fails(tmp_path):
 
 
 def test_the_download_stands_on_its_own_with_the_light_figures():
-    url = notebook.page_url("https://example.github.io/site", "uk/notebook/")
-    assert url == "https://example.github.io/site/uk/notebook/"
+    url = notebook.page_url("https://example.github.io/site", f"{T}/notebook/")
+    assert url == f"https://example.github.io/site/{T}/notebook/"
     download = notebook.download_form(notebook.assemble(prose(), executed_code()), url)
     text = "\n".join(cell.source for cell in download.cells if cell.cell_type == "markdown")
     assert "notebook.ipynb" not in text, "no link to itself"
     assert "description:" not in text and "{#run}" not in text
-    assert "(https://example.github.io/site/uk/article/#part)" in text
-    assert "(https://example.github.io/site/uk/)" in text
-    assert "(https://example.github.io/site/uk/notebook/#run)" in text
+    assert f"(https://example.github.io/site/{T}/article/#part)" in text
+    assert f"(https://example.github.io/site/{T}/)" in text
+    assert f"(https://example.github.io/site/{T}/notebook/#run)" in text
     figure, = download.cells[-1].outputs
     assert base64.b64decode(figure.data["image/png"]) == png(4, 3), "light, without its twin"
 
@@ -180,8 +182,9 @@ def test_the_download_needs_an_absolute_site_url():
 
 
 @pytest.mark.parametrize(("src_uri", "path"), [
-    ("notebook.md", "notebook/"), ("notebook.uk.md", "uk/notebook/"), ("index.md", ""),
-    ("index.sv.md", "sv/"), ("a/index.md", "a/"), ("a/b.md", "a/b/")])
+    ("notebook.md", "notebook/"), (f"notebook.{T}.md", f"{T}/notebook/"), ("index.md", ""),
+    (f"index.{TRANSLATIONS[0]}.md", f"{TRANSLATIONS[0]}/"), ("a/index.md", "a/"),
+    ("a/b.md", "a/b/")])
 def test_one_rule_for_where_a_page_is_published(src_uri, path):
     assert notebook.page_path(src_uri) == path
 
@@ -235,7 +238,7 @@ def test_make_notebook_writes_every_language_without_outputs_or_what_only_the_si
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
         path.with_suffix(".ipynb").name for path in sources)
     for source in sources:
-        language = source.suffixes[0][1:] if len(source.suffixes) > 1 else "en"
+        language = source.suffixes[0][1:] if len(source.suffixes) > 1 else DEFAULT
         page = notebook.read_prose(source)
         site_only = [line.strip() for cell in page.cells
                      if notebook.SITE_ONLY in cell.metadata.get("tags", [])
@@ -249,7 +252,7 @@ def test_make_notebook_writes_every_language_without_outputs_or_what_only_the_si
         code = [cell for cell in written.cells if cell.cell_type == "code"]
         assert [cell.source for cell in code] == [cell.source for cell in read().cells]
         assert all(not cell.outputs and cell.execution_count is None for cell in code)
-        command = ["make", "-n", "notebook"] + ([] if language == "en" else [f"lang={language}"])
+        command = ["make", "-n", "notebook"] + ([] if language == DEFAULT else [f"lang={language}"])
         assert f"`{' '.join(command).replace(' -n', '')}`" in text, \
             f"{source.name} says how to open it"
         # As a reader's shell runs it, not as a sub-make of `make test` (which would

@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 from sitebuild import publish
+from tests.project import TRANSLATIONS
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -13,18 +14,21 @@ def tree(folder: Path) -> dict[str, bytes]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+OLD, NEW = TRANSLATIONS[-1], TRANSLATIONS[0]  # a language's folder in each site
+
+
 def previous_site(target: Path) -> None:
-    (target / "uk").mkdir(parents=True)
+    (target / OLD).mkdir(parents=True)
     (target / "index.html").write_text("old", encoding="utf-8")
-    (target / "uk" / "index.html").write_text("старий", encoding="utf-8")
+    (target / OLD / "index.html").write_text("старий", encoding="utf-8")
     (target / ".git").mkdir()
     (target / ".git" / "HEAD").write_text("ref", encoding="utf-8")
 
 
 def build_into(staged: publish.Staged) -> None:
-    (staged.folder / "sv").mkdir()
+    (staged.folder / NEW).mkdir()
     (staged.folder / "index.html").write_text("new", encoding="utf-8")
-    (staged.folder / "sv" / "index.html").write_text("ny", encoding="utf-8")
+    (staged.folder / NEW / "index.html").write_text("ny", encoding="utf-8")
 
 
 def test_a_published_site_replaces_the_old_one_and_keeps_dot_entries_as_mkdocs_does(tmp_path):
@@ -34,7 +38,7 @@ def test_a_published_site_replaces_the_old_one_and_keeps_dot_entries_as_mkdocs_d
     assert staged.folder != target and not any(staged.folder.iterdir())
     build_into(staged)
     publish.publish(staged)
-    assert tree(target) == {".git/HEAD": b"ref", "index.html": b"new", "sv/index.html": b"ny"}
+    assert tree(target) == {".git/HEAD": b"ref", "index.html": b"new", f"{NEW}/index.html": b"ny"}
     assert not staged.folder.exists()
 
 
@@ -63,7 +67,7 @@ def test_a_site_into_a_new_folder_creates_it(tmp_path):
     staged = publish.stage(target, dirty=False)
     build_into(staged)
     publish.publish(staged)
-    assert tree(target) == {"index.html": b"new", "sv/index.html": b"ny"}
+    assert tree(target) == {"index.html": b"new", f"{NEW}/index.html": b"ny"}
 
 
 def test_only_the_folder_mkdocs_serve_makes_for_itself_counts_as_a_preview(tmp_path):

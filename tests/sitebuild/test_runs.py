@@ -173,3 +173,39 @@ def test_a_computation_that_imports_another_is_keyed_and_watched_on_both(project
     hashed = source_files(project, "toycalc", "lib")
     assert any(path.is_relative_to(project / "lib") for path in hashed)
     assert all(any(path.is_relative_to(folder) for folder in watched) for path in hashed)
+
+
+def _project_imports(folder: Path, packages: set[str]) -> set[str]:
+    """The project PACKAGES that the Python files below FOLDER import."""
+    import ast
+
+    found = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module.split(".")[0])
+    return found & packages
+
+
+def test_every_project_package_a_computation_imports_is_part_of_its_key():
+    """The examples read the language records (locales/): a record's edit, as any
+    edit of what a computation imports, must change its key and run it again."""
+    from provenance.source import SHARED, source_files
+    from sitebuild.runs import PROJECT_ROOT, computations
+
+    packages = {p.parent.name for p in PROJECT_ROOT.glob("*/__init__.py")} - {"tests"}
+    for computation in computations():
+        needed, todo = set(), [computation.package]
+        while todo:  # what it imports, and what those import
+            for imported in _project_imports(PROJECT_ROOT / todo.pop(), packages):
+                if imported not in needed | {computation.package, SHARED}:
+                    needed.add(imported)
+                    todo.append(imported)
+        assert needed <= set(computation.imports), (
+            f"{computation.package} imports {sorted(needed - set(computation.imports))} "
+            "undeclared in sitebuild/runs.py")
+    examples = next(c for c in computations() if c.package == "examples")
+    hashed = source_files(examples.root, examples.package, *examples.imports)
+    assert set((PROJECT_ROOT / "locales").glob("*.toml")) <= set(hashed)

@@ -4,6 +4,9 @@ fault of a page at once, each with its line."""
 import pytest
 
 from sitebuild.shortcodes import expand
+from tests.project import DEFAULT, TRANSLATIONS
+
+UK, SV = TRANSLATIONS[-1], TRANSLATIONS[0]  # a translation each, by its number format
 
 
 def filled(markdown: str, values: dict, language: str) -> str:
@@ -13,7 +16,7 @@ def filled(markdown: str, values: dict, language: str) -> str:
     return result.markdown
 
 
-def faults(markdown: str, values: dict, language: str = "en") -> str:
+def faults(markdown: str, values: dict, language: str = DEFAULT) -> str:
     """Every fault of MARKDOWN, one per line, as the build reports them."""
     result = expand(markdown, values, language)
     assert result.errors, f"no fault in {markdown!r}"
@@ -31,26 +34,26 @@ VALUES = {
 
 def test_values_are_formatted_for_the_page_language_and_marked_with_their_key():
     page = filled("{{ num experiment.seeds.0.heldout_mse sci2 }} after "
-                     "{{ num experiment.config.steps int }}", VALUES, "uk")
+                     "{{ num experiment.config.steps int }}", VALUES, UK)
     assert ">1,3\u00a0×\u00a010⁻³¹</span>" in page
     assert 'data-key="experiment.config.steps"' in page and ">1200</span>" in page
 
 
 def test_a_range_comes_from_min_and_max():
-    page = filled("{{ range experiment.summary.erase_query fix3 }}", VALUES, "en")
+    page = filled("{{ range experiment.summary.erase_query fix3 }}", VALUES, DEFAULT)
     assert ">0.139–0.153</span>" in page
 
 
 def test_table_rows_come_from_the_run():
     page = filled("| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n"
-                     "{{ rows bank_row }}", BANK, "sv")
+                     "{{ rows bank_row }}", BANK, SV)
     assert page.count("\n| ") == 3 and "| fiskade |" in page and "[0,5; 0,5]" in page
 
 
 def test_lang_code_is_the_pages_language():
-    page = filled("![a](run/bank-teaser-{{ lang code }}.svg)", VALUES, "uk")
-    assert page == "![a](run/bank-teaser-uk.svg)"
-    assert "usage {{ lang code }}" in faults("{{ lang name }}", VALUES, "uk")
+    page = filled("![a](run/bank-teaser-{{ lang code }}.svg)", VALUES, UK)
+    assert page == f"![a](run/bank-teaser-{UK}.svg)"
+    assert "usage {{ lang code }}" in faults("{{ lang name }}", VALUES, UK)
 
 
 @pytest.mark.parametrize("markdown", [
@@ -69,7 +72,7 @@ def test_anything_unknown_fails_with_its_name(markdown):
 
 def test_a_claim_the_values_support_shows_an_evidence_mark_and_its_note():
     result = expand("Renumbering the heads changes nothing.{{ claim head_order_is_free }}",
-                    VALUES, "sv")
+                    VALUES, SV)
     assert not result.errors and result.claims == ["head_order_is_free"]
     page = result.markdown
     assert '<sup class="evidence" data-claim="head_order_is_free">' in page
@@ -80,13 +83,13 @@ def test_a_claim_the_values_support_shows_an_evidence_mark_and_its_note():
 
 def test_a_claim_used_twice_has_one_number_and_one_note():
     page = filled("A.{{ claim head_order_is_free }} B.{{ claim head_order_is_free }}",
-                  VALUES, "en")
+                  VALUES, DEFAULT)
     assert page.count(">1</a></sup>") == 2 and page.count("<li id=") == 1
 
 
 def test_a_claim_the_values_refute_is_an_error_naming_it():
     refuted = {**VALUES, "examples": {"heads": {"reorder_change": 0.25}}}
-    result = expand("\n\n{{ claim head_order_is_free }}", refuted, "en")
+    result = expand("\n\n{{ claim head_order_is_free }}", refuted, DEFAULT)
     [error] = result.errors
     assert error.claim == "head_order_is_free" and error.line == 3
 
@@ -95,7 +98,7 @@ def test_three_faults_on_three_lines_are_three_errors_with_their_lines():
     markdown = ("Held out: {{ num experiment.seeds.0.heldout_mes sci2 }}.\n"
                 "Steps: {{ num experiment.config.steps fancy }}.\n"
                 "Broken: {{ num experiment.config.steps int }\n")
-    result = expand(markdown, VALUES, "en", first_line=5)
+    result = expand(markdown, VALUES, DEFAULT, first_line=5)
     assert [e.line for e in result.errors] == [5, 6, 7]
     misspelt, style, malformed = (e.message for e in result.errors)
     assert "did you mean `heldout_mse`?" in misspelt
@@ -120,19 +123,19 @@ BANK = {
                         "scores": [-1.27, 2.12, 0.0],
                         "V": [[0.0, 0.0], [1.0, 0.0], [0.5, 0.5]],
                         "contributions": [[0.0, 0.0], [0.8, 0.0], [0.05, 0.05]]}]
-            for language, tokens in (("en", ["I", "fished", "bank"]),
-                                      ("sv", ["Jag", "fiskade", "banken"]))}},
+            for language, tokens in ((DEFAULT, ["I", "fished", "bank"]),
+                                      (SV, ["Jag", "fiskade", "banken"]))}},
     },
 }
 
 
 def test_lang_in_a_path_stands_for_the_pages_language():
-    page = filled("{{ vec examples.bank.sentences.LANG.0.h fix1 }}", BANK, "sv")
-    assert 'data-key="examples.bank.sentences.sv.0.h"' in page and "[0,8; 0,1]" in page
+    page = filled("{{ vec examples.bank.sentences.LANG.0.h fix1 }}", BANK, SV)
+    assert f'data-key="examples.bank.sentences.{SV}.0.h"' in page and "[0,8; 0,1]" in page
 
 
 def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_weight():
-    page = filled("{{ heatmap bank_1 }}", BANK, "sv")
+    page = filled("{{ heatmap bank_1 }}", BANK, SV)
     assert '<th scope="col">fiskade</th>' in page and '<th scope="row">banken</th>' in page
     assert page.count('<td class="heat heat-') == 9
     assert '<td class="heat heat-8">' in page  # 0.8 → level 8 of 10
@@ -142,12 +145,12 @@ def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_
 
 
 def test_a_heatmap_row_shows_only_the_followed_word():
-    page = filled("{{ heatmap bank_2_row }}", BANK, "en")
+    page = filled("{{ heatmap bank_2_row }}", BANK, DEFAULT)
     assert page.count("<tr") == 2 and "heatmap--row" in page
 
 
 def test_tiles_are_the_pages_own_sentence():
-    page = filled('<ul class="tiles">{{ tiles bank_2 }}</ul>', BANK, "en")
+    page = filled('<ul class="tiles">{{ tiles bank_2 }}</ul>', BANK, DEFAULT)
     assert page == '<ul class="tiles"><li>I</li><li>fished</li><li>bank</li></ul>'
 
 
@@ -164,7 +167,7 @@ def test_a_heatmap_or_tiles_that_cannot_be_drawn_fails_with_its_name(markdown):
 def test_a_failed_page_keeps_its_figures_paths_in_its_language():
     from sitebuild.shortcodes import expand_language
 
-    page = expand_language("![a](run/x-{{ lang code }}.svg) {{ num nonsense sig2 }}", "sv")
+    page = expand_language("![a](run/x-{{ lang code }}.svg) {{ num nonsense sig2 }}", SV)
     assert page == "![a](run/x-sv.svg) {{ num nonsense sig2 }}"
 
 
@@ -214,7 +217,7 @@ def test_a_malformed_shortcode_fails_naming_itself_and_why(markdown, why):
 @pytest.mark.parametrize("markdown", ["{{ heatmap bank_1 }}", "{{ tiles bank_1 }}",
                                       "{{ rows heldout }}"])
 def test_a_run_value_of_the_wrong_shape_fails_a_heatmap_tiles_or_table_naming_it(markdown):
-    broken = {"examples": {"bank": {"sentences": {"en": [
+    broken = {"examples": {"bank": {"sentences": {DEFAULT: [
         {"tokens": 3, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
          "weights": [["a", "b", "c"]] * 3}]}}},
         "experiment": {"seeds": 3}}

@@ -2,7 +2,7 @@
    the page's second sentence, with the arrows of the look plane to move.
 
    The page holds <div class="attention-calculator"> with a sentence about its
-   static form and the widget's words as JSON (widget-words). This script takes
+   static form; its words are the record's (data-words, pageWords). This script takes
    the bank model and the sentence from run/examples.json (bank) and recomputes
    the head (bank-model.js, examples/bank.py's head) for the reader's arrows,
    temperature and mask. The reader drags the query of the ambiguous word or any
@@ -25,11 +25,11 @@
   const HEAT_LEVELS = 10; // heat-0 … heat-10, as sitebuild/heatmaps.py
   const PLANE = 3.8; // the plane shows [-3.8, 3.8]² around the sliders' range
 
-  const language = (document.documentElement.lang || "en").slice(0, 2);
+  const language = window.AttentionSite.lang;
 
   function setup(examples) {
     const bank = examples.bank;
-    const sentence = (bank.sentences[language] || bank.sentences.en)[1];
+    const sentence = bank.sentences[language][1];
     const model = bank.model;
     const ambiguous = sentence.roles.indexOf("ambiguous");
     const look = (W) => [W[0], W[1]]; // the rows of W that read the look plane

@@ -4,17 +4,26 @@
 (function () {
   "use strict";
 
-  const DECIMAL_SIGN = { en: ".", uk: ",", sv: "," };
-  const GROUP_SIGN = { en: ",", uk: "\u202f", sv: "\u202f" }; // \u202f: narrow no-break space
+  /* The page's language record (locales/<code>.toml), which overrides/main.html
+     writes into every page: its code, its widgets' words, and every language's
+     decimal and group signs. */
+  const record = (() => {
+    const node = document.getElementById("site-language");
+    if (!node) throw new Error("no site-language in the page (overrides/main.html)");
+    return JSON.parse(node.textContent);
+  })();
+  const signs = (language) => {
+    if (!(language in record.numbers)) throw new Error(`no number signs for ${language}`);
+    return record.numbers[language];
+  };
   const MINUS = "\u2212";
   const TIMES = "\u00a0×\u00a010"; // no-break spaces keep "1.3 × 10⁻³¹" on one line
   const SUPERSCRIPT = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶",
                         "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻" };
 
-  const declared = (document.documentElement.lang || "en").slice(0, 2);
-  const lang = declared in DECIMAL_SIGN ? declared : "en";
+  const lang = record.code;
   // Between the numbers of a vector: "; " where the comma is the decimal sign (numbers.py).
-  const separatorOf = (language) => (DECIMAL_SIGN[language] === "," ? "; " : ", ");
+  const separatorOf = (language) => (signs(language).decimal === "," ? "; " : ", ");
   const separator = separatorOf(lang);
 
   // This file is site/assets/javascripts/common.js: the site's root is two folders up,
@@ -32,9 +41,9 @@
     const negative = text.startsWith("-") && /[1-9]/.test(text);
     const [whole, fraction] = text.replace(/^-/, "").split(".");
     const grouped = whole.length > 4
-      ? whole.replace(/\B(?=(\d{3})+$)/g, GROUP_SIGN[language]) : whole;
+      ? whole.replace(/\B(?=(\d{3})+$)/g, signs(language).group) : whole;
     return (negative ? MINUS : "") + grouped
-      + (fraction === undefined ? "" : DECIMAL_SIGN[language] + fraction);
+      + (fraction === undefined ? "" : signs(language).decimal + fraction);
   }
 
   /** VALUE with DECIMALS decimals; toFixed writes 1e21 and beyond in exponent form. */
@@ -170,21 +179,18 @@
     return fragment;
   }
 
-  /** The words of the widget in CONTAINER, in the page's language. Each page holds
-      them as JSON in <script type="application/json" class="widget-words"> inside the
-      widget's container, where translators and tests/site/test_parity.py see them. */
+  /** The words of the widget in CONTAINER, in the page's language: the table of the
+      record's words that the container names (data-words="calculator"). */
   function pageWords(container) {
-    const node = container.querySelector(":scope > script.widget-words");
-    if (!node) throw new Error(`${container.className}: no widget-words in the page`);
-    return JSON.parse(node.textContent);
+    const words = siteWords()[container.dataset.words];
+    if (!words) throw new Error(`${container.className}: no words "${container.dataset.words}"`);
+    return words;
   }
 
-  /** The words of the site's own scripts (the figure viewer) in the page's language:
-      mkdocs.yml's extra.site_words, which overrides/main.html puts in every page. */
+  /** The words of the site's own scripts in the page's language, one table per
+      widget: the record's [words]. */
   function siteWords() {
-    const node = document.getElementById("site-words");
-    if (!node) throw new Error("no site-words in the page (overrides/main.html)");
-    return JSON.parse(node.textContent);
+    return record.words;
   }
 
   /** TEMPLATE with each {name} replaced by PARAMS[name]: fill("record {j}", {j: 2}). */
@@ -205,7 +211,7 @@
   }
 
   window.AttentionSite = {
-    separator, formatNumber, fix, sig, sci, vector, parse, el, rich, uid, ready, enhance,
+    lang, separator, formatNumber, fix, sig, sci, vector, parse, el, rich, uid, ready, enhance,
     keyboardScrollable, pageWords, siteWords, fill, mulberry32,
   };
 })();

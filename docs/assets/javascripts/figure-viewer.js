@@ -16,7 +16,7 @@
 
    Three parts: the view's arithmetic (pure functions), the dialog's DOM, and the
    wiring of buttons, keys, wheel and pointers to the view. The words come from
-   the page (common.js's siteWords(), from mkdocs.yml). */
+   the page (common.js's siteWords(), from the language's record). */
 (function () {
   "use strict";
   const { el, uid, ready, siteWords } = window.AttentionSite;

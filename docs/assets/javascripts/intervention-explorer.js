@@ -1,7 +1,7 @@
 /* The intervention explorer of the feature-recovery article.
 
    The page holds <div class="intervention-explorer"> with a note for readers
-   without JavaScript and the widget's words as JSON (widget-words). This script
+   without JavaScript; its words are the record's (data-words, pageWords). This script
    runs this build's trained student (the first seed's W_Q and W_V, the mixing
    matrix R and the fixed keys, all from run/results.json) on examples that it
    draws here, in the browser: they are not the run's held-out examples. The

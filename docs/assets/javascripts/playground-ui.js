@@ -7,7 +7,7 @@
    Adam's betas and eps, its learning rate and its number of steps from
    run/results.json, and trains with playground-model.js, in slices between
    animation frames so that the page stays responsive. Its words are the site's
-   (mkdocs.yml, extra.site_words.playground).
+   (the language's record, locales/<code>.toml: [words.playground]).
 
    For tests and the curious, the widget carries data-step (steps taken), data-loss
    (the last step's training MSE), once it stops data-heldout (the held-out MSE), and

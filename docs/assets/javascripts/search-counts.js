@@ -5,7 +5,7 @@
    збіг, 22 збіги). Whenever Material writes the count of results, or of the
    further matches on one page ("Ще # збігів на цій сторінці"), this writes it again
    with the form Intl.PluralRules gives for the count in the page's language, from
-   the page's site words (mkdocs.yml, extra.site_words.searchCounts: a form for each
+   the page's site words (the language's record, [words.searchCounts]: a form for each
    of CLDR's categories one, few, many, other; a language with fewer repeats its
    form for other). */
 (function () {

@@ -1,8 +1,8 @@
 /* The value swap of the attention article, on the bank model.
 
    The page holds <div class="value-swap"> with a static table, both of the page's
-   sentences with and without W_V's columns swapped, printed by the build, and the
-   widget's words as JSON (widget-words). This script recomputes "bank" in both
+   sentences with and without W_V's columns swapped, printed by the build; its
+   words are the record's (data-words, pageWords). This script recomputes "bank" in both
    sentences (bank-model.js, examples/bank.py's head) and lets the reader swap the
    two columns of W_V: the attention weights stay, the head output swaps its
    coordinates, and "bank" lands in the other sense. A small sense plane shows
@@ -14,13 +14,13 @@
     window.AttentionSite;
   const { update } = window.BankModel;
 
-  const language = (document.documentElement.lang || "en").slice(0, 2);
+  const language = window.AttentionSite.lang;
   const format = (x) => sig(x, 3);
   const vec = (v) => vector(v, format);
 
   function setup(examples) {
     const bank = examples.bank;
-    return { model: bank.model, sentences: bank.sentences[language] || bank.sentences.en };
+    return { model: bank.model, sentences: bank.sentences[language] };
   }
 
   /** Both sentences: "bank"'s attention weights, head output, and where it lands. */
