@@ -57,8 +57,10 @@ ARITHMETIC = """async () => {
     batchSize: c.batch_size, heldoutSize: c.heldout_size,
     betas: results.optimizer.betas, eps: results.optimizer.eps,
   };
+  const model = await import(new URL("../assets/javascripts/playground-model.js",
+                                     location.href).href);
   const start = performance.now();
-  const training = window.AttentionSite.playgroundModel.training(
+  const training = model.training(
     run, { variant: "four", optimiser: "adam", lr: c.learning_rate, seed: 0 });
   for (let step = 0; step < c.steps; step += 1) training.step();
   const heldout = training.heldoutMse();

@@ -1,5 +1,7 @@
 """The bank model: the article's running example, small enough to draw.
 
+Mirrored in docs/assets/javascripts/bank-model.js (head, calculator, update).
+
 Nothing here is learned or measured: the embeddings and the weights of one layer
 with two causal heads are chosen by hand so that every vector can be seen. A
 word's embedding has four coordinates, two planes of two:

@@ -1,5 +1,7 @@
 """Synthetic examples whose features we know: latents, mixing, and the teacher.
 
+Mirrored in docs/assets/javascripts/playground-model.js (drawExamples, label).
+
 Each example is one request and one source record per key (four; three in
 the three-keys variant). Every input has nine latent coordinates: three query
 features, three payload features, three noise features. A fixed random

@@ -1,5 +1,7 @@
 """Edits of the known latent features: what the interventions do to an example.
 
+Mirrored in docs/assets/javascripts/intervention-explorer.js (intervene).
+
 Each takes latents z of shape (..., 1 + J, 9), the request then J records, and
 returns an edited copy; the caller re-mixes it with the same R (data.mix) and
 compares predictions, or the student's prediction with the teacher's target

@@ -1,5 +1,7 @@
 """What the trained maps read, measured on held-out examples and in the latent basis.
 
+Mirrored in docs/assets/javascripts/playground-model.js (uniformAttentionMse, invisibleDeparture).
+
 Every function takes every seed at once (a leading seed dimension S) and
 returns tensors with that dimension; measure() turns them into one dict of
 plain Python numbers per seed.

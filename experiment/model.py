@@ -1,5 +1,7 @@
 """The student: attention over records with fixed keys and two trained maps.
 
+Mirrored in docs/assets/javascripts/playground-model.js (forward, lossAndGradients).
+
 Only W_Q and W_V (9 x 3 each, 54 scalars per seed) are trained. There is no
 bias, key projection, output projection, embedding or anything else; the
 learned-keys variant alone also trains its keys.

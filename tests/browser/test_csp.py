@@ -21,6 +21,7 @@ pytestmark = pytest.mark.browser
 
 INJECT = """(src) => new Promise((resolve) => {
   const script = document.createElement("script");
+  script.type = "module";  // as the site's own scripts are
   script.src = src;
   script.onload = () => resolve("loaded");  // a property set by a script: no inline handler
   script.onerror = () => resolve("refused");

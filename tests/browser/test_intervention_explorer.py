@@ -59,12 +59,16 @@ def mulberry32(seed: int):
 
 
 def example_latents(number: int, query_scale: float) -> torch.Tensor:
-    """Example NUMBER as the explorer draws it: Box–Muller normals, (5, 9), query scaled."""
+    """Example NUMBER as the explorer draws it (maths.js's normals from mulberry32 of
+    NUMBER): normals by Marsaglia's polar method, in pairs, (5, 9), query scaled."""
     random, normals = mulberry32(number), []
     while len(normals) < 45:
-        u1, u2 = 1 - random(), random()
-        radius = math.sqrt(-2 * math.log(u1))
-        normals += [radius * math.cos(2 * math.pi * u2), radius * math.sin(2 * math.pi * u2)]
+        u, v = 2 * random() - 1, 2 * random() - 1
+        s = u * u + v * v
+        if s >= 1 or s == 0:
+            continue  # outside the unit disc: drawn again
+        factor = math.sqrt(-2 * math.log(s) / s)
+        normals += [u * factor, v * factor]
     latents = torch.tensor(normals[:45], dtype=torch.float64).reshape(5, 9)
     latents[:, QUERY] *= query_scale
     return latents
@@ -155,7 +159,11 @@ def test_erasing_moves_the_prediction_as_the_teachers_target_and_the_shift_moves
     page.wait_for_selector(EXPLORER)
     untouched = state(page)
     assert untouched["mse"] < FLOAT_PRECISION_MSE  # the student on an example it never saw
-    erased = choose(page, erase_query_feature=0)
+    # The request's largest query feature: erasing one that is already near 0, its
+    # mean, would barely change the example.
+    request = untouched["latents"][0][:3]
+    largest = max(range(3), key=lambda i: abs(request[i]))
+    erased = choose(page, erase_query_feature=largest)
     assert erased["mse"] > SUBSTANTIAL_MSE  # away from the original target ...
     assert erased["mseTeacher"] < FLOAT_PRECISION_MSE  # ... onto the teacher's for the edit
     page.locator(f"{EXPLORER} button").nth(1).click()  # reset

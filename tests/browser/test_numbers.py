@@ -18,6 +18,8 @@ pytestmark = pytest.mark.browser
 
 ORIGIN = "http://numbers.test"
 COMMON_JS = ROOT / "docs" / "assets" / "javascripts" / "common.js"
+# The module, imported in the page: an ES module exports its functions, no global.
+COMMON = f"await import('{ORIGIN}/assets/javascripts/common.js')"
 
 STYLES = ("fix0", "fix1", "fix3", "sig1", "sig2", "sig3", "sci1", "sci2", "sci3")
 VALUES = (
@@ -36,16 +38,16 @@ def cases() -> list[tuple[float, str, str]]:
 
 @pytest.fixture
 def common_js(browser):
-    """A page that loads nothing but common.js, and the language record that every page
-    of the site carries (overrides/main.html), from a host that exists only in this test."""
+    """A page that can import nothing but common.js, and carries the language record that
+    every page of the site carries (overrides/main.html), from a host that exists only in
+    this test."""
     record = json.dumps(locales.record(DEFAULT).for_page()).replace("</", "<\\/")
     context = browser.new_context()
     page = context.new_page()
     page.route(f"{ORIGIN}/", lambda route: route.fulfill(
         content_type="text/html; charset=utf-8",
         body=f'<!doctype html><html lang="{DEFAULT}"><meta charset="utf-8"><title>numbers</title>'
-        f'<script id="site-language" type="application/json">{record}</script>'
-        '<script src="assets/javascripts/common.js"></script></html>'))
+        f'<script id="site-language" type="application/json">{record}</script></html>'))
     page.route(f"{ORIGIN}/assets/javascripts/common.js", lambda route: route.fulfill(
         content_type="text/javascript; charset=utf-8", body=COMMON_JS.read_text(encoding="utf-8")))
     page.goto(f"{ORIGIN}/")
@@ -55,8 +57,10 @@ def common_js(browser):
 
 def test_javascript_prints_every_style_as_python_does(common_js):
     grid = cases()
-    printed = common_js.evaluate("""(grid) => grid.map(([value, style, language]) =>
-      window.AttentionSite.formatNumber(value, style, language))""", grid)
+    printed = common_js.evaluate(f"""async (grid) => {{
+      const {{ formatNumber }} = {COMMON};
+      return grid.map(([value, style, language]) => formatNumber(value, style, language));
+    }}""", grid)
     differ = [f"{value!r} {style} {language}: Python {expected!r}, JS {shown!r}"
               for (value, style, language), shown in zip(grid, printed, strict=True)
               if shown != (expected := format_value(value, style, language))]
@@ -66,8 +70,8 @@ def test_javascript_prints_every_style_as_python_does(common_js):
 def test_javascript_prints_vectors_as_python_does(common_js):
     values = [0.75, -0.25, 12345.5]
     for language in LANGUAGES:
-        shown = common_js.evaluate("""([values, language]) => {
-          const site = window.AttentionSite;
+        shown = common_js.evaluate(f"""async ([values, language]) => {{
+          const site = {COMMON};
           return site.vector(values, (v) => site.formatNumber(v, "sig3", language), language);
-        }""", [values, language])
+        }}""", [values, language])
         assert shown == format_vector(values, "sig3", language), language

@@ -32,7 +32,9 @@ from tests.project import DEFAULT, LANGUAGES, ROOT, TRANSLATIONS, site_words
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PAGE = "feature-recovery/"
-MODEL = "window.AttentionSite.playgroundModel"
+# playground-model.js, imported in the page: the module the widget runs (one instance
+# per page, whoever imports it).
+MODEL = "(await import('/assets/javascripts/playground-model.js'))"
 # The page's trainer and autograd sum in other orders: their steps differ by rounding,
 # which Adam's division by each entry's own running scale amplifies once the gradient
 # is itself rounding noise. Over the first fifty steps, far from that, they must agree.
@@ -53,7 +55,7 @@ def run(site):
 def page(browser, server):
     """One tab of the article for the arithmetic's tests, which do not change it."""
     tab, _ = open_page(browser, page_url(server, DEFAULT, PAGE))
-    tab.wait_for_function(f"{MODEL} !== undefined")
+    tab.wait_for_selector(WIDGET)
     yield tab
     tab.context.close()
 
@@ -108,7 +110,7 @@ def assert_relatively_close(found, expected, what: str) -> None:
 @pytest.mark.parametrize("variant_name", list(PAGE_VARIANTS))
 def test_the_pages_trainer_takes_the_python_students_steps(page, run, variant_name, optimiser):
     spec, student, optimizer, batches = python_training(run, variant_name, optimiser)
-    steps = page.evaluate(f"(spec) => {MODEL}.trainOnBatches(spec)", spec)
+    steps = page.evaluate(f"async (spec) => {MODEL}.trainOnBatches(spec)", spec)
     assert len(steps) == STEPS
     for number, (shown, batch) in enumerate(zip(steps, batches, strict=True), start=1):
         loss = float(train_step(student, optimizer, *batch)[0])
@@ -126,7 +128,7 @@ def test_the_pages_trainer_takes_the_python_students_steps(page, run, variant_na
 def test_the_pages_examples_are_mixed_and_labelled_as_the_experiments(page, run, variant_name):
     keys = VARIANTS[variant_name].keys
     drawn = page.evaluate(
-        f"([R, keys, scale]) => {MODEL}.examples(3, 'heldout', 64, R, keys, scale)",
+        f"async ([R, keys, scale]) => {MODEL}.examples(3, 'heldout', 64, R, keys, scale)",
         [run["mixing_matrix"], keys.tolist(), run["config"]["query_scale"]])
     latents = torch.tensor(drawn["latents"], dtype=torch.float64)  # (64, 1 + J, 9)
     assert latents.shape == (64, 1 + len(keys), 9)

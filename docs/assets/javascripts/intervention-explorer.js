@@ -11,268 +11,223 @@
    map concerned should ignore) and sees the prediction beside two targets: the
    original one, and the teacher's target for the edited latents.
 
-   The arithmetic is experiment/data.py, model.py and interventions.py line by
-   line, in float64; tests/browser checks it against the Python model to 1e-9.
+   The examples, the student's forward pass and the teacher are the training
+   playground's (playground-model.js: experiment/data.py and model.py); the edits
+   are interventions.py's, line by line. All in float64;
+   tests/browser/test_intervention_explorer.py checks it against the Python model
+   to 1e-9.
 
    Three parts: state and arithmetic (pure functions), the DOM, the events. */
-(function () {
-  "use strict";
-  const { el, fix, sig, sci, uid, enhance, keyboardScrollable, pageWords, fill, mulberry32 } =
-    window.AttentionSite;
+import { fill, fix, pageWords, sci, sig } from "./common.js";
+import { el, keyboardScrollable, uid } from "./dom.js";
+import { mse, mulberry32, normals } from "./maths.js";
+import { drawLatents, exampleOf, FEATURES, predict, ROLES } from "./playground-model.js";
+import { enhance } from "./run-files.js";
 
-  /* ---- State and arithmetic ------------------------------------------------ */
+/* ---- State and arithmetic ------------------------------------------------ */
 
-  // Roles of the nine latent features (experiment/data.py); their names are the
-  // figures' and stay the same in every language.
-  const QUERY = [0, 1, 2];
-  const PAYLOAD = [3, 4, 5];
-  const NOISE = [6, 7, 8];
-  const FEATURES = ["q1", "q2", "q3", "p1", "p2", "p3", "n1", "n2", "n3"];
-  const COORDINATES = [0, 1, 2];
-  const NO_EDITS = Object.freeze({ eraseQuery: null, erasePayload: null, shift: 0 });
+const { query: QUERY, payload: PAYLOAD, noise: NOISE } = ROLES;
+const COORDINATES = [0, 1, 2];
+const NO_EDITS = Object.freeze({ eraseQuery: null, erasePayload: null, shift: 0 });
 
-  /** N standard normals by Box-Muller; u1 in (0, 1] so that log(u1) is finite. */
-  function normals(random, n) {
-    const out = [];
-    while (out.length < n) {
-      const u1 = 1 - random();
-      const u2 = random();
-      const radius = Math.sqrt(-2 * Math.log(u1));
-      out.push(radius * Math.cos(2 * Math.PI * u2), radius * Math.sin(2 * Math.PI * u2));
-    }
-    return out.slice(0, n);
+/** The student (model.py, through playground-model.js) on the latents Z (1 + J, 9):
+    its attention weights (J) and prediction (3), and the teacher's target (3). */
+function studentAndTeacher(z, run) {
+  const example = exampleOf(z, run.setting);
+  const { weights, predictions } = predict(run.params, example);
+  return { weights: weights[0], prediction: predictions[0], target: Array.from(example.target) };
+}
+
+/** The latents as EDITS leave them, each edit as interventions.py makes it. */
+function intervene(z, edits) {
+  const edited = z.map((row) => row.slice());
+  if (edits.eraseQuery !== null) edited[0][QUERY[edits.eraseQuery]] = 0;
+  if (edits.erasePayload !== null) {
+    for (const row of edited.slice(1)) row[PAYLOAD[edits.erasePayload]] = 0;
   }
-
-  /** Latents (1 + RECORDS, 9) of example NUMBER: the request, then the records, with
-      every input's query features scaled as draw_examples scales them. */
-  function drawLatents(number, queryScale, records) {
-    const flat = normals(mulberry32(number), (1 + records) * 9);
-    return Array.from({ length: 1 + records }, (_, row) =>
-      flat.slice(row * 9, row * 9 + 9).map((x, i) => (QUERY.includes(i) ? x * queryScale : x)));
+  if (edits.shift !== 0) {
+    for (const i of [...PAYLOAD, ...NOISE]) edited[0][i] += edits.shift;
+    for (const row of edited.slice(1)) for (const i of [...QUERY, ...NOISE]) row[i] += edits.shift;
   }
+  return edited;
+}
 
-  const matmul = (row, matrix) =>
-    matrix[0].map((_, column) => row.reduce((sum, x, k) => sum + x * matrix[k][column], 0));
-  const dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);
-  const mse = (a, b) => a.reduce((sum, x, k) => sum + (x - b[k]) ** 2, 0) / a.length;
+const initialState = () => ({ example: 1, edits: { ...NO_EDITS } });
 
-  function softmax(scores) {
-    const top = Math.max(...scores);
-    const exps = scores.map((s) => Math.exp(s - top));
-    const total = exps.reduce((a, b) => a + b, 0);
-    return exps.map((e) => e / total);
-  }
+/** Everything the widget shows for STATE: the example, the edited example, the
+    student's weights and prediction with and without the edits, and both targets. */
+function compute(state, run) {
+  const latents = drawLatents(normals(mulberry32(state.example)), run.setting);
+  const edited = intervene(latents, state.edits);
+  const before = studentAndTeacher(latents, run);
+  const after = studentAndTeacher(edited, run);
+  const { target } = before;
+  const counterfactual = after.target;
+  return {
+    latents, edited, weights: after.weights, prediction: after.prediction,
+    baseline: before.prediction, target, counterfactual,
+    mse: mse(after.prediction, target),
+    mseTeacher: mse(after.prediction, counterfactual),
+    moved: mse(after.prediction, before.prediction),
+  };
+}
 
-  /** Attention of QUERY over the keys K (records, 3): the weights, and the mixture of VALUES. */
-  function attend(query, K, values) {
-    const weights = softmax(K.map((key) => dot(query, key) / Math.sqrt(3)));
-    const mixture = COORDINATES.map((i) => weights.reduce((sum, a, j) => sum + a * values[j][i], 0));
-    return { weights, mixture };
-  }
+/** An error in the status line: tiny ones in scientific notation, so that 1e-31 is not "0". */
+const small = (x) => (Math.abs(x) < 1e-3 && x !== 0 ? sci(x, 2) : sig(x, 3));
+const signed = (x) => (x > 0 ? "+" : "") + sig(x, 3);
 
-  /** The student (model.py): x = zR, q = x_request W_Q, V = x_records W_V, ŷ = softmax(qKᵀ/√3) V. */
-  function student(z, run) {
-    const x = z.map((row) => matmul(row, run.R));
-    const q = matmul(x[0], run.W_Q);
-    const V = x.slice(1).map((row) => matmul(row, run.W_V));
-    const { weights, mixture } = attend(q, run.K, V);
-    return { weights, prediction: mixture };
-  }
+/* ---- The DOM --------------------------------------------------------------- */
 
-  /** The teacher (data.py): the request's query features attend over the records' payloads. */
-  function teacher(z, run) {
-    const query = QUERY.map((i) => z[0][i]);
-    const payloads = z.slice(1).map((row) => PAYLOAD.map((i) => row[i]));
-    return attend(query, run.K, payloads).mixture;
-  }
+function select(words, label, names) {
+  const id = uid("explorer-select");
+  const control = el("select", { id },
+    el("option", { value: "" }, words.none),
+    ...names.map((name, i) => el("option", { value: String(i) }, name)));
+  const field = el("div", { class: "widget__field" }, el("label", { for: id }, label), control);
+  return { control, field };
+}
 
-  /** The latents as EDITS leave them, each edit as interventions.py makes it. */
-  function intervene(z, edits) {
-    const edited = z.map((row) => row.slice());
-    if (edits.eraseQuery !== null) edited[0][QUERY[edits.eraseQuery]] = 0;
-    if (edits.erasePayload !== null) {
-      for (const row of edited.slice(1)) row[PAYLOAD[edits.erasePayload]] = 0;
-    }
-    if (edits.shift !== 0) {
-      for (const i of [...PAYLOAD, ...NOISE]) edited[0][i] += edits.shift;
-      for (const row of edited.slice(1)) for (const i of [...QUERY, ...NOISE]) row[i] += edits.shift;
-    }
-    return edited;
-  }
+function shiftField(words, limit) {
+  const id = uid("explorer-shift");
+  const hintId = uid("explorer-shift-hint");
+  const control = el("input", { type: "range", id, min: String(-limit), max: String(limit),
+                                step: "0.5", value: "0", "aria-describedby": hintId });
+  const shown = el("output", { for: id, class: "widget__number" });
+  const field = el("div", { class: "widget__field" },
+    el("label", { for: id }, words.shift),
+    el("span", { class: "widget__range" }, control, shown),
+    el("small", { id: hintId, class: "widget__hint" }, words.shiftHint));
+  return { control, shown, field };
+}
 
-  const initialState = () => ({ example: 1, edits: { ...NO_EDITS } });
+function latentTable(words, body) {
+  const group = (text) => el("th", { colspan: "3", scope: "colgroup" }, text);
+  return el("table", { "data-table": "latents" }, // no class: Material styles it as a table
+    el("caption", {}, words.latents),
+    el("thead", {},
+      el("tr", {}, el("td"), group(words.query), group(words.payload), group(words.noise),
+         el("td")),
+      el("tr", {}, el("th", { scope: "col" }, words.input),
+         ...FEATURES.map((name) => el("th", { scope: "col" }, name)),
+         el("th", { scope: "col" }, words.weight))),
+    body);
+}
 
-  /** Everything the widget shows for STATE: the example, the edited example, the
-      student's weights and prediction with and without the edits, and both targets. */
-  function compute(state, run) {
-    const latents = drawLatents(state.example, run.queryScale, run.K.length);
-    const edited = intervene(latents, state.edits);
-    const before = student(latents, run);
-    const after = student(edited, run);
-    const target = teacher(latents, run);
-    const counterfactual = teacher(edited, run);
-    return {
-      latents, edited, weights: after.weights, prediction: after.prediction,
-      baseline: before.prediction, target, counterfactual,
-      mse: mse(after.prediction, target),
-      mseTeacher: mse(after.prediction, counterfactual),
-      moved: mse(after.prediction, before.prediction),
-    };
-  }
+function outputTable(words, body) {
+  const header = (text) => el("th", { scope: "col" }, text);
+  return el("table", { "data-table": "outputs" },
+    el("caption", {}, words.outputs),
+    el("thead", {}, el("tr", {}, header(words.coordinate), header(words.prediction),
+                        header(words.counterfactual), header(words.target),
+                        header(words.before))),
+    body);
+}
 
-  /** An error in the status line: tiny ones in scientific notation, so that 1e-31 is not "0". */
-  const small = (x) => (Math.abs(x) < 1e-3 && x !== 0 ? sci(x, 2) : sig(x, 3));
-  const signed = (x) => (x > 0 ? "+" : "") + sig(x, 3);
+function buildDom(words, run) {
+  const titleId = uid("explorer-title");
+  const dom = {
+    example: el("span", { class: "explorer__example" }),
+    eraseQuery: select(words, words.eraseQuery, FEATURES.filter((_, i) => QUERY.includes(i))),
+    erasePayload: select(words, words.erasePayload,
+                         FEATURES.filter((_, i) => PAYLOAD.includes(i))),
+    shift: shiftField(words, 2 * run.shift), // the article's shift, and as far again
+    draw: el("button", { type: "button", class: "md-button md-button--primary" }, words.draw),
+    reset: el("button", { type: "button", class: "md-button" }, words.reset),
+    latentBody: el("tbody"),
+    outputBody: el("tbody"),
+    status: el("p", { class: "widget__status", role: "status" }),
+  };
+  dom.widget = el("div", { class: "widget explorer", role: "group", "aria-labelledby": titleId },
+    el("p", { class: "widget__title", id: titleId }, words.title, " · ", dom.example),
+    el("p", { class: "widget__intro" }, fill(words.intro, { seed: run.seed })),
+    el("fieldset", { class: "widget__controls" },
+      el("legend", {}, words.controls),
+      dom.eraseQuery.field, dom.erasePayload.field, dom.shift.field,
+      el("div", { class: "widget__buttons" }, dom.draw, dom.reset)),
+    el("div", { class: "widget__scroll" }, latentTable(words, dom.latentBody)),
+    el("div", { class: "widget__scroll" }, outputTable(words, dom.outputBody)),
+    dom.status);
+  return dom;
+}
 
-  /* ---- The DOM --------------------------------------------------------------- */
+function latentRows(words, shown) {
+  return shown.edited.map((row, r) => el("tr", {},
+    el("th", { scope: "row" }, r === 0 ? words.request : fill(words.record, { j: r })),
+    ...row.map((x, i) => {
+      const changed = x !== shown.latents[r][i];
+      return el("td", { class: changed ? "is-edited" : null,
+                        title: changed ? words.edited : null }, fix(x, 2));
+    }),
+    el("td", { class: "explorer__weight" }, r === 0 ? "" : fix(shown.weights[r - 1], 3))));
+}
 
-  function select(words, label, names) {
-    const id = uid("explorer-select");
-    const control = el("select", { id },
-      el("option", { value: "" }, words.none),
-      ...names.map((name, i) => el("option", { value: String(i) }, name)));
-    const field = el("div", { class: "widget__field" }, el("label", { for: id }, label), control);
-    return { control, field };
-  }
+function outputRows(shown) {
+  return COORDINATES.map((i) => el("tr", {},
+    el("th", { scope: "row" }, String(i + 1)),
+    el("td", { class: "explorer__prediction" }, fix(shown.prediction[i], 3)),
+    el("td", { class: "explorer__counterfactual" }, fix(shown.counterfactual[i], 3)),
+    el("td", { class: "explorer__target" }, fix(shown.target[i], 3)),
+    el("td", {}, fix(shown.baseline[i], 3))));
+}
 
-  function shiftField(words, limit) {
-    const id = uid("explorer-shift");
-    const hintId = uid("explorer-shift-hint");
-    const control = el("input", { type: "range", id, min: String(-limit), max: String(limit),
-                                  step: "0.5", value: "0", "aria-describedby": hintId });
-    const shown = el("output", { for: id, class: "widget__number" });
-    const field = el("div", { class: "widget__field" },
-      el("label", { for: id }, words.shift),
-      el("span", { class: "widget__range" }, control, shown),
-      el("small", { id: hintId, class: "widget__hint" }, words.shiftHint));
-    return { control, shown, field };
-  }
+/** Show STATE: every control, both tables and the status line. */
+function render(dom, words, run, state) {
+  const shown = compute(state, run);
+  const { eraseQuery, erasePayload, shift } = state.edits;
+  dom.example.textContent = fill(words.example, { n: state.example });
+  dom.eraseQuery.control.value = eraseQuery === null ? "" : String(eraseQuery);
+  dom.erasePayload.control.value = erasePayload === null ? "" : String(erasePayload);
+  dom.shift.control.value = String(shift);
+  dom.shift.control.setAttribute("aria-valuetext", signed(shift));
+  dom.shift.shown.textContent = signed(shift);
+  dom.latentBody.replaceChildren(...latentRows(words, shown));
+  dom.outputBody.replaceChildren(...outputRows(shown));
+  dom.status.textContent = fill(words.status, {
+    original: small(shown.mse), teacher: small(shown.mseTeacher), moved: small(shown.moved),
+  });
+  // For tests and the curious: the exact numbers behind what is shown.
+  dom.widget.dataset.state = JSON.stringify({ ...state, seed: run.seed, ...shown });
+}
 
-  function latentTable(words, body) {
-    const group = (text) => el("th", { colspan: "3", scope: "colgroup" }, text);
-    return el("table", { "data-table": "latents" }, // no class: Material styles it as a table
-      el("caption", {}, words.latents),
-      el("thead", {},
-        el("tr", {}, el("td"), group(words.query), group(words.payload), group(words.noise),
-           el("td")),
-        el("tr", {}, el("th", { scope: "col" }, words.input),
-           ...FEATURES.map((name) => el("th", { scope: "col" }, name)),
-           el("th", { scope: "col" }, words.weight))),
-      body);
-  }
+/* ---- Events ---------------------------------------------------------------- */
 
-  function outputTable(words, body) {
-    const header = (text) => el("th", { scope: "col" }, text);
-    return el("table", { "data-table": "outputs" },
-      el("caption", {}, words.outputs),
-      el("thead", {}, el("tr", {}, header(words.coordinate), header(words.prediction),
-                          header(words.counterfactual), header(words.target),
-                          header(words.before))),
-      body);
-  }
+const chosen = (control) => (control.value === "" ? null : Number(control.value));
 
-  function buildDom(words, run) {
-    const titleId = uid("explorer-title");
-    const dom = {
-      example: el("span", { class: "explorer__example" }),
-      eraseQuery: select(words, words.eraseQuery, FEATURES.filter((_, i) => QUERY.includes(i))),
-      erasePayload: select(words, words.erasePayload,
-                           FEATURES.filter((_, i) => PAYLOAD.includes(i))),
-      shift: shiftField(words, 2 * run.shift), // the article's shift, and as far again
-      draw: el("button", { type: "button", class: "md-button md-button--primary" }, words.draw),
-      reset: el("button", { type: "button", class: "md-button" }, words.reset),
-      latentBody: el("tbody"),
-      outputBody: el("tbody"),
-      status: el("p", { class: "widget__status", role: "status" }),
-    };
-    dom.widget = el("div", { class: "widget explorer", role: "group", "aria-labelledby": titleId },
-      el("p", { class: "widget__title", id: titleId }, words.title, " · ", dom.example),
-      el("p", { class: "widget__intro" }, fill(words.intro, { seed: run.seed })),
-      el("fieldset", { class: "widget__controls" },
-        el("legend", {}, words.controls),
-        dom.eraseQuery.field, dom.erasePayload.field, dom.shift.field,
-        el("div", { class: "widget__buttons" }, dom.draw, dom.reset)),
-      el("div", { class: "widget__scroll" }, latentTable(words, dom.latentBody)),
-      el("div", { class: "widget__scroll" }, outputTable(words, dom.outputBody)),
-      dom.status);
-    return dom;
-  }
+function wire(dom, words, run) {
+  let state = initialState();
+  const update = (next) => {
+    state = next;
+    render(dom, words, run, state);
+  };
+  const edit = (change) => update({ ...state, edits: { ...state.edits, ...change } });
+  dom.eraseQuery.control.addEventListener("change", () =>
+    edit({ eraseQuery: chosen(dom.eraseQuery.control) }));
+  dom.erasePayload.control.addEventListener("change", () =>
+    edit({ erasePayload: chosen(dom.erasePayload.control) }));
+  dom.shift.control.addEventListener("input", () =>
+    edit({ shift: Number(dom.shift.control.value) }));
+  dom.draw.addEventListener("click", () => update({ ...state, example: state.example + 1 }));
+  dom.reset.addEventListener("click", () => update({ ...state, edits: { ...NO_EDITS } }));
+  update(state);
+}
 
-  function latentRows(words, shown) {
-    return shown.edited.map((row, r) => el("tr", {},
-      el("th", { scope: "row" }, r === 0 ? words.request : fill(words.record, { j: r })),
-      ...row.map((x, i) => {
-        const changed = x !== shown.latents[r][i];
-        return el("td", { class: changed ? "is-edited" : null,
-                          title: changed ? words.edited : null }, fix(x, 2));
-      }),
-      el("td", { class: "explorer__weight" }, r === 0 ? "" : fix(shown.weights[r - 1], 3))));
-  }
+function mount(container, results) {
+  const words = pageWords(container);
+  const seed = results.seeds[0];
+  const flat = (nested) => Float64Array.from(nested.flat());
+  const keys = flat(results.fixed_keys);
+  const run = {
+    seed: seed.seed, shift: results.config.shift,
+    params: { W_Q: flat(seed.W_Q), W_V: flat(seed.W_V), keys },
+    setting: { R: flat(results.mixing_matrix), keys, queryScale: results.config.query_scale },
+  };
+  const dom = buildDom(words, run);
+  Array.from(container.children).forEach((node) => { node.hidden = true; });
+  container.append(dom.widget);
+  container.classList.add("is-enhanced");
+  wire(dom, words, run);
+  dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
+}
 
-  function outputRows(shown) {
-    return COORDINATES.map((i) => el("tr", {},
-      el("th", { scope: "row" }, String(i + 1)),
-      el("td", { class: "explorer__prediction" }, fix(shown.prediction[i], 3)),
-      el("td", { class: "explorer__counterfactual" }, fix(shown.counterfactual[i], 3)),
-      el("td", { class: "explorer__target" }, fix(shown.target[i], 3)),
-      el("td", {}, fix(shown.baseline[i], 3))));
-  }
-
-  /** Show STATE: every control, both tables and the status line. */
-  function render(dom, words, run, state) {
-    const shown = compute(state, run);
-    const { eraseQuery, erasePayload, shift } = state.edits;
-    dom.example.textContent = fill(words.example, { n: state.example });
-    dom.eraseQuery.control.value = eraseQuery === null ? "" : String(eraseQuery);
-    dom.erasePayload.control.value = erasePayload === null ? "" : String(erasePayload);
-    dom.shift.control.value = String(shift);
-    dom.shift.control.setAttribute("aria-valuetext", signed(shift));
-    dom.shift.shown.textContent = signed(shift);
-    dom.latentBody.replaceChildren(...latentRows(words, shown));
-    dom.outputBody.replaceChildren(...outputRows(shown));
-    dom.status.textContent = fill(words.status, {
-      original: small(shown.mse), teacher: small(shown.mseTeacher), moved: small(shown.moved),
-    });
-    // For tests and the curious: the exact numbers behind what is shown.
-    dom.widget.dataset.state = JSON.stringify({ ...state, seed: run.seed, ...shown });
-  }
-
-  /* ---- Events ---------------------------------------------------------------- */
-
-  const chosen = (control) => (control.value === "" ? null : Number(control.value));
-
-  function wire(dom, words, run) {
-    let state = initialState();
-    const update = (next) => {
-      state = next;
-      render(dom, words, run, state);
-    };
-    const edit = (change) => update({ ...state, edits: { ...state.edits, ...change } });
-    dom.eraseQuery.control.addEventListener("change", () =>
-      edit({ eraseQuery: chosen(dom.eraseQuery.control) }));
-    dom.erasePayload.control.addEventListener("change", () =>
-      edit({ erasePayload: chosen(dom.erasePayload.control) }));
-    dom.shift.control.addEventListener("input", () =>
-      edit({ shift: Number(dom.shift.control.value) }));
-    dom.draw.addEventListener("click", () => update({ ...state, example: state.example + 1 }));
-    dom.reset.addEventListener("click", () => update({ ...state, edits: { ...NO_EDITS } }));
-    update(state);
-  }
-
-  function mount(container, results) {
-    const words = pageWords(container);
-    const seed = results.seeds[0];
-    const run = {
-      seed: seed.seed, W_Q: seed.W_Q, W_V: seed.W_V, R: results.mixing_matrix,
-      K: results.fixed_keys, queryScale: results.config.query_scale, shift: results.config.shift,
-    };
-    const dom = buildDom(words, run);
-    Array.from(container.children).forEach((node) => { node.hidden = true; });
-    container.append(dom.widget);
-    container.classList.add("is-enhanced");
-    wire(dom, words, run);
-    dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
-  }
-
-  enhance(".intervention-explorer", "results.json", mount);
-})();
+/** Enhance the page's intervention explorers. */
+export const start = () => enhance(".intervention-explorer", "results.json", mount);

@@ -8,144 +8,133 @@
    coordinates, and "bank" lands in the other sense. A small sense plane shows
    where. Without JavaScript the static table is what the reader gets.
    tests/browser/test_value_swap.py holds it to the Python to 1e-9. */
-(function () {
-  "use strict";
-  const { el, rich, sig, vector, uid, enhance, keyboardScrollable, pageWords, fill } =
-    window.AttentionSite;
-  const { update } = window.BankModel;
+import { update } from "./bank-model.js";
+import { fill, lang, pageWords, sig, vector } from "./common.js";
+import { el, keyboardScrollable, rich, svg, uid } from "./dom.js";
+import { enhance } from "./run-files.js";
 
-  const language = window.AttentionSite.lang;
-  const format = (x) => sig(x, 3);
-  const vec = (v) => vector(v, format);
 
-  function setup(examples) {
-    const bank = examples.bank;
-    return { model: bank.model, sentences: bank.sentences[language] };
+function setup(examples) {
+  const bank = examples.bank;
+  return { model: bank.model, sentences: bank.sentences[lang] };
+}
+
+/** Both sentences: "bank"'s attention weights, head output, and where it lands. */
+function compute(bank, swapped) {
+  return bank.sentences.map((s) => {
+    const result = update(bank.model, s.roles, swapped);
+    return { ...result, clue_weight: result.weights[s.clue] };
+  });
+}
+
+/* ---- The DOM --------------------------------------------------------------- */
+
+const LIMIT = 1.6; // the sense plane shows [0, 1.6]², as the article's figures do
+
+function sensePlane(bank) {
+  const root = svg("svg", { viewBox: `-0.05 ${-LIMIT - 0.05} ${LIMIT + 0.1} ${LIMIT + 0.1}`,
+                            class: "value-swap__plane", "aria-hidden": "true" });
+  for (let t = 0; t <= LIMIT + 1e-9; t += 0.4) {
+    root.append(svg("line", { x1: t, y1: 0, x2: t, y2: -LIMIT, class: "value-swap__grid" }),
+                svg("line", { x1: 0, y1: -t, x2: LIMIT, y2: -t, class: "value-swap__grid" }));
   }
+  root.append(svg("line", { x1: 0, y1: 0, x2: LIMIT, y2: -LIMIT,
+                            class: "value-swap__diagonal" }));
+  const moves = bank.sentences.map((s, i) => {
+    const group = svg("g", { class: `value-swap__move value-swap__move--${i + 1}` });
+    const line = svg("line", {});
+    const dot = svg("circle", { r: 0.04 });
+    const label = svg("text", {});
+    label.append(s.tokens[s.clue]);
+    group.append(line, dot, label);
+    root.append(group);
+    return { line, dot, label };
+  });
+  return { root, moves };
+}
 
-  /** Both sentences: "bank"'s attention weights, head output, and where it lands. */
-  function compute(bank, swapped) {
-    return bank.sentences.map((s) => {
-      const result = update(bank.model, s.roles, swapped);
-      return { ...result, clue_weight: result.weights[s.clue] };
-    });
-  }
+function buildDom(words, bank) {
+  const titleId = uid("value-swap-title");
+  const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
+  const rows = bank.sentences.map((_, i) => {
+    const cells = [el("td", { class: "widget__number" }), el("td", { class: "widget__number" }),
+                   el("td", { class: "widget__number" })];
+    return { row: el("tr", {}, el("th", { scope: "row" }, String(i + 1)), ...cells), cells };
+  });
+  const dom = {
+    rows,
+    plane: sensePlane(bank),
+    swap: el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
+             rich(words.swap)),
+    swappedNote: el("span", { class: "value-swap__note", hidden: true },
+                    " (", rich(words.swappedNote), ")"),
+    status: el("p", { class: "widget__status", role: "status" }),
+  };
+  const table = el("table", { class: "value-swap__table" },
+    el("thead", {}, el("tr", {},
+      el("th", { scope: "col" }, words.sentence),
+      el("th", { scope: "col" }, words.clueWeight),
+      el("th", { scope: "col" }, rich(words.output), dom.swappedNote),
+      el("th", { scope: "col" }, fill(words.after, { w: word })))),
+    el("tbody", {}, ...rows.map((r) => r.row)));
+  dom.widget = el("div", { class: "widget value-swap__widget", role: "group",
+                           "aria-labelledby": titleId },
+    el("p", { class: "widget__title", id: titleId }, rich(words.title)),
+    el("div", { class: "widget__buttons" }, dom.swap),
+    el("div", { class: "widget__scroll" }, table),
+    el("figure", {}, dom.plane.root, el("figcaption", {}, fill(words.plane, { w: word }))),
+    dom.status);
+  return dom;
+}
 
-  /* ---- The DOM --------------------------------------------------------------- */
+function render(dom, words, bank, swapped) {
+  const shown = compute(bank, swapped);
+  dom.rows.forEach((r, i) => {
+    r.cells[0].textContent = sig(shown[i].clue_weight, 3);
+    r.cells[1].textContent = vector(shown[i].h, "sig3");
+    r.cells[2].textContent = vector(shown[i].sense_after, "sig3");
+  });
+  dom.plane.moves.forEach((move, i) => {
+    const start = bank.sentences[i].sense_before;
+    const [x, y] = shown[i].sense_after;
+    move.line.setAttribute("x1", start[0]);
+    move.line.setAttribute("y1", -start[1]);
+    move.line.setAttribute("x2", x);
+    move.line.setAttribute("y2", -y);
+    move.dot.setAttribute("cx", x);
+    move.dot.setAttribute("cy", -y);
+    move.label.setAttribute("x", Math.min(x + 0.05, LIMIT - 0.35));
+    move.label.setAttribute("y", -y - 0.05);
+  });
+  dom.swap.setAttribute("aria-pressed", String(swapped));
+  dom.swappedNote.hidden = !swapped;
+  const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
+  dom.status.replaceChildren(rich(fill(words.status, {
+    swapped: swapped ? words.swappedStatus : "", w: word,
+    weights: vector(shown.map((s) => s.clue_weight), "sig3"),
+    after: shown.map((s) => vector(s.sense_after, "sig3")).join(", "),
+  })));
+  // For tests and the curious: the exact numbers behind what is shown.
+  dom.widget.dataset.state = JSON.stringify({ swapped, sentences: shown });
+}
 
-  const SVG = "http://www.w3.org/2000/svg";
-  const LIMIT = 1.6; // the sense plane shows [0, 1.6]², as the article's figures do
+/* ---- Events ---------------------------------------------------------------- */
 
-  function svg(tag, attributes) {
-    const node = document.createElementNS(SVG, tag);
-    Object.entries(attributes).forEach(([name, value]) => node.setAttribute(name, value));
-    return node;
-  }
-
-  function plane(bank) {
-    const root = svg("svg", { viewBox: `-0.05 ${-LIMIT - 0.05} ${LIMIT + 0.1} ${LIMIT + 0.1}`,
-                              class: "value-swap__plane", "aria-hidden": "true" });
-    for (let t = 0; t <= LIMIT + 1e-9; t += 0.4) {
-      root.append(svg("line", { x1: t, y1: 0, x2: t, y2: -LIMIT, class: "value-swap__grid" }),
-                  svg("line", { x1: 0, y1: -t, x2: LIMIT, y2: -t, class: "value-swap__grid" }));
-    }
-    root.append(svg("line", { x1: 0, y1: 0, x2: LIMIT, y2: -LIMIT,
-                              class: "value-swap__diagonal" }));
-    const moves = bank.sentences.map((s, i) => {
-      const group = svg("g", { class: `value-swap__move value-swap__move--${i + 1}` });
-      const line = svg("line", {});
-      const dot = svg("circle", { r: 0.04 });
-      const label = svg("text", {});
-      label.append(s.tokens[s.clue]);
-      group.append(line, dot, label);
-      root.append(group);
-      return { line, dot, label };
-    });
-    return { root, moves };
-  }
-
-  function buildDom(words, bank) {
-    const titleId = uid("value-swap-title");
-    const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
-    const rows = bank.sentences.map((_, i) => {
-      const cells = [el("td", { class: "widget__number" }), el("td", { class: "widget__number" }),
-                     el("td", { class: "widget__number" })];
-      return { row: el("tr", {}, el("th", { scope: "row" }, String(i + 1)), ...cells), cells };
-    });
-    const dom = {
-      rows,
-      plane: plane(bank),
-      swap: el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
-               rich(words.swap)),
-      swappedNote: el("span", { class: "value-swap__note", hidden: true },
-                      " (", rich(words.swappedNote), ")"),
-      status: el("p", { class: "widget__status", role: "status" }),
-    };
-    const table = el("table", { class: "value-swap__table" },
-      el("thead", {}, el("tr", {},
-        el("th", { scope: "col" }, words.sentence),
-        el("th", { scope: "col" }, words.clueWeight),
-        el("th", { scope: "col" }, rich(words.output), dom.swappedNote),
-        el("th", { scope: "col" }, fill(words.after, { w: word })))),
-      el("tbody", {}, ...rows.map((r) => r.row)));
-    dom.widget = el("div", { class: "widget value-swap__widget", role: "group",
-                             "aria-labelledby": titleId },
-      el("p", { class: "widget__title", id: titleId }, rich(words.title)),
-      el("div", { class: "widget__buttons" }, dom.swap),
-      el("div", { class: "widget__scroll" }, table),
-      el("figure", {}, dom.plane.root, el("figcaption", {}, fill(words.plane, { w: word }))),
-      dom.status);
-    return dom;
-  }
-
-  function render(dom, words, bank, swapped) {
-    const shown = compute(bank, swapped);
-    dom.rows.forEach((r, i) => {
-      r.cells[0].textContent = format(shown[i].clue_weight);
-      r.cells[1].textContent = vec(shown[i].h);
-      r.cells[2].textContent = vec(shown[i].sense_after);
-    });
-    dom.plane.moves.forEach((move, i) => {
-      const start = bank.sentences[i].sense_before;
-      const [x, y] = shown[i].sense_after;
-      move.line.setAttribute("x1", start[0]);
-      move.line.setAttribute("y1", -start[1]);
-      move.line.setAttribute("x2", x);
-      move.line.setAttribute("y2", -y);
-      move.dot.setAttribute("cx", x);
-      move.dot.setAttribute("cy", -y);
-      move.label.setAttribute("x", Math.min(x + 0.05, LIMIT - 0.35));
-      move.label.setAttribute("y", -y - 0.05);
-    });
-    dom.swap.setAttribute("aria-pressed", String(swapped));
-    dom.swappedNote.hidden = !swapped;
-    const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
-    dom.status.replaceChildren(rich(fill(words.status, {
-      swapped: swapped ? words.swappedStatus : "", w: word,
-      weights: vector(shown.map((s) => s.clue_weight), format),
-      after: shown.map((s) => vec(s.sense_after)).join(", "),
-    })));
-    // For tests and the curious: the exact numbers behind what is shown.
-    dom.widget.dataset.state = JSON.stringify({ swapped, sentences: shown });
-  }
-
-  /* ---- Events ---------------------------------------------------------------- */
-
-  function mount(container, examples) {
-    const words = pageWords(container);
-    const bank = setup(examples);
-    const dom = buildDom(words, bank);
-    Array.from(container.children).forEach((node) => { node.hidden = true; });
-    container.append(dom.widget);
-    container.classList.add("is-enhanced");
-    let swapped = false;
-    dom.swap.addEventListener("click", () => {
-      swapped = !swapped;
-      render(dom, words, bank, swapped);
-    });
+function mount(container, examples) {
+  const words = pageWords(container);
+  const bank = setup(examples);
+  const dom = buildDom(words, bank);
+  Array.from(container.children).forEach((node) => { node.hidden = true; });
+  container.append(dom.widget);
+  container.classList.add("is-enhanced");
+  let swapped = false;
+  dom.swap.addEventListener("click", () => {
+    swapped = !swapped;
     render(dom, words, bank, swapped);
-    dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
-  }
+  });
+  render(dom, words, bank, swapped);
+  dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
+}
 
-  enhance(".value-swap", "examples.json", mount);
-})();
+/** Enhance the page's value swaps. */
+export const start = () => enhance(".value-swap", "examples.json", mount);

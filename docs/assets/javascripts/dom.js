@@ -1,0 +1,57 @@
+/* Building the widgets' elements: HTML and SVG elements with their attributes, the
+   articles' subscripted names, page-unique ids, and boxes that scroll sideways. */
+
+/** An element with attributes and children: el("td", {class: "x"}, "text", child). */
+export function el(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes: svg("line", {x1: 0, y1: 0}). */
+export function svg(tag, attributes) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+  return node;
+}
+
+/** TEXT as nodes, with "W_V" or "a_j" drawn as an italic letter and its subscript,
+    as the articles' formulas show them. */
+export function rich(text) {
+  const fragment = document.createDocumentFragment();
+  const pattern = /([A-Za-zŷ])_([A-Za-z0-9]+)/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    fragment.append(text.slice(last, match.index),
+                    el("i", {}, match[1]), el("sub", {}, match[2]));
+    last = match.index + match[0].length;
+  }
+  fragment.append(text.slice(last));
+  return fragment;
+}
+
+let counter = 0;
+/** A page-unique id for aria-labelledby and label[for]. */
+export function uid(prefix) {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+/** BOX scrolls sideways when its content is wider: then it takes keyboard focus, so
+    that a reader without a mouse can scroll it too (axe: scrollable-region-focusable). */
+export function keyboardScrollable(box) {
+  const update = () => {
+    const wide = box.scrollWidth > box.clientWidth;
+    if (wide && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
+    if (!wide && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
+  };
+  update();
+  new ResizeObserver(update).observe(box);
+}
