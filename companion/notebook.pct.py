@@ -9,7 +9,7 @@ from IPython.display import display
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from experiment import adam, data, figures, interventions, measure, model, train
+from experiment import data, figures, interventions, measure, model
 from experiment.config import Config
 
 
@@ -24,17 +24,21 @@ def show(draw):
 config = Config(seeds=(0,))                  # the site's configuration, one seed
 torch.set_num_threads(1)                     # one thread, as the site's run: the same numbers
 R = data.mixing_matrix(config.mixing_seed)   # (9, 9), the same R as every run
-rngs = [data.generator(0, "training")]       # seed 0: its initial weights, then its batches
-student = model.initial_student(rngs, config.init_scale)   # W_Q, W_V: (1, 9, 3), one seed
-# adam.Adam: torch.optim.Adam's steps, bit for bit, without importing torch's compiler
-optimizer = adam.Adam(student.parameters(), lr=config.learning_rate)
+rng = data.generator(0, "training")          # seed 0: its initial weights, then its batches
+student = model.initial_student(rng, config.init_scale)   # W_Q, W_V: (9, 3) each
+optimizer = torch.optim.Adam(student.parameters(), lr=config.learning_rate)
 
-# The site's loop. train.train_step is forward, MSE, loss.backward() and Adam's step:
-# edit Student.forward in experiment/model.py and it trains on that pass's gradients.
+# The site's loop (experiment/train.py): forward, MSE, loss.backward(), Adam's step.
+# Edit Student.forward in experiment/model.py and it trains on that pass's gradients.
 losses = []
-for request, records, target in train.batches(rngs, config, R):
-    losses.append(train.train_step(student, optimizer, request, records, target))
-loss_trace = torch.cat(losses)               # (steps,)
+for _ in range(config.steps):
+    batch = data.draw_examples(rng, config.batch_size, R, config.query_scale)
+    loss = model.mse(student(batch.request, batch.records), batch.target)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    losses.append(loss.item())
+loss_trace = torch.tensor(losses, dtype=torch.float64)   # (steps,)
 print(f"{config.steps} steps, batch {config.batch_size}")
 print(f"training MSE: first {loss_trace[0]:.3g}, last {loss_trace[-1]:.3g}")
 
@@ -52,16 +56,16 @@ def training_curve(scheme):
 show(training_curve)
 
 # %% name="query-response"
-query_response, value_response = measure.responses(student, R)   # (1, 9, 3) each
-show(lambda scheme: figures.single_heatmap(query_response[0].numpy(), "q", scheme))
+query_response, value_response = measure.responses(student, R)   # (9, 3) each
+show(lambda scheme: figures.single_heatmap(query_response.numpy(), "q", scheme))
 
 # %% name="value-response"
-show(lambda scheme: figures.single_heatmap(value_response[0].numpy(), "v", scheme))
+show(lambda scheme: figures.single_heatmap(value_response.numpy(), "v", scheme))
 
 # %% name="heldout"
-heldout = data.draw_examples([data.generator(0, "heldout")], config.heldout_size, R,
-                             config.query_scale)     # (1, n, ...): one seed
-(measured,) = measure.measure(student, heldout, R, config.shift, data.fixed_keys)
+heldout = data.draw_examples(data.generator(0, "heldout"), config.heldout_size, R,
+                             config.query_scale)     # (n, ...)
+measured = measure.measure(student, heldout, R, config.shift, data.fixed_keys)
 print(f"held-out MSE:                  {measured['heldout_mse']:.3g}")
 print(f"uniform attention:             {measured['uniform_attention_mse']:.3g}")
 print(f"1 − R², largest of six:        {measured['max_unexplained']:.3g}")
@@ -72,5 +76,5 @@ print("erase a payload feature:", [round(v, 3) for v in measured["interventions"
 # Any edit of the latents: here the request's first query feature set to 0, its mean.
 edited = interventions.erase_query(heldout.latents, 0)
 prediction = measure.predict(student, edited, R)
-against_teacher = model.mse(prediction, data.teacher(edited))[0]
+against_teacher = model.mse(prediction, data.teacher(edited))
 print(f"against the teacher for the same edit: {against_teacher:.3g}")

@@ -9,9 +9,9 @@ read, and writes ``DIR/results.json`` and the figures.
 
 Modules, in reading order: ``config`` (the frozen settings), ``data`` (latent
 features, mixing, teacher), ``model`` (the student), ``train`` (the training
-step and loop; ``adam`` and ``sgd``, the optimisers' updates written out),
-``interventions`` (edits of the latents), ``measure``, ``variants`` (the students),
-``results`` (assembly, schema), ``figures``, ``painter`` (figures drawn by two
-worker processes while training goes on), ``outputs`` (what a run leaves in DIR).
+loop, one seed at a time), ``interventions`` (edits of the latents),
+``measure``, ``variants`` (the students), ``results`` (assembly, schema),
+``figures``, ``painter`` (figures drawn by two worker processes while training
+goes on), ``outputs`` (what a run leaves in DIR).
 Importing any of them does no work.
 """

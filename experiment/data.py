@@ -7,15 +7,13 @@ the three-keys variant). Every input has nine latent coordinates: three query
 features, three payload features, three noise features. A fixed random
 orthogonal matrix R mixes them, x = zR, and the model sees only x.
 
-Examples come for every seed at once, with a leading seed dimension (S, B, ...);
-every seed draws its own from its own random stream. The teacher and the mixing
-take tensors with any leading dimensions (`...`).
+Examples come in batches (B, ...), drawn from one seed's random stream. The
+teacher and the mixing take tensors with any leading dimensions (`...`).
 
 Random numbers come from numpy rather than torch: numpy's SeedSequence turns
 (seed, stream) into statistically independent streams, so training, held-out
-and mixing draws never overlap; and drawing the data is the largest single cost
-of a run, where numpy's SFC64 generator gives float64 normals about two and a
-half times as fast as torch.randn on CPU (see benchmarks/bench_experiment.py).
+and mixing draws never overlap; and numpy's SFC64 generator gives float64
+normals about two and a half times as fast as torch.randn on CPU.
 """
 
 from typing import NamedTuple
@@ -45,10 +43,10 @@ fixed_keys = torch.tensor([
 
 
 class Batch(NamedTuple):
-    latents: torch.Tensor  # (S, B, 1 + J, 9): per seed, request then J records, query scaled
-    request: torch.Tensor  # (S, B, 9) mixed
-    records: torch.Tensor  # (S, B, J, 9) mixed
-    target: torch.Tensor  # (S, B, 3)
+    latents: torch.Tensor  # (B, 1 + J, 9): request then J records, query scaled
+    request: torch.Tensor  # (B, 9) mixed
+    records: torch.Tensor  # (B, J, 9) mixed
+    target: torch.Tensor  # (B, 3)
 
 
 def generator(seed: int, stream: str) -> np.random.Generator:
@@ -69,9 +67,10 @@ def mixing_matrix(seed: int) -> torch.Tensor:
 def teacher(latents: torch.Tensor, keys: torch.Tensor = fixed_keys) -> torch.Tensor:
     """The target: the request's query latents attend over the records' payloads."""
     # --8<-- [start:teacher]
-    query = latents[..., 0, QUERY]                                    # (B, 3)
-    weights = torch.softmax(query @ keys.T / 3**0.5, dim=-1)          # (B, 4): one per key
-    target = (weights.unsqueeze(-1) * latents[..., 1:, PAYLOAD]).sum(dim=-2)  # (B, 3)
+    query = latents[..., 0, QUERY]                              # (B, 3)
+    weights = torch.softmax(query @ keys.T / 3**0.5, dim=-1)    # (B, 4): per key
+    payloads = latents[..., 1:, PAYLOAD]                        # (B, 4, 3)
+    target = (weights.unsqueeze(-1) * payloads).sum(dim=-2)     # (B, 3)
     # --8<-- [end:teacher]
     return target
 
@@ -84,17 +83,16 @@ def mix(latents: torch.Tensor, R: torch.Tensor) -> tuple[torch.Tensor, torch.Ten
     return x[..., 0, :].contiguous(), x[..., 1:, :].contiguous()
 
 
-def draw_examples(rngs: list[np.random.Generator], B: int, R: torch.Tensor,
+def draw_examples(rng: np.random.Generator, B: int, R: torch.Tensor,
                   query_scale: float, keys: torch.Tensor = fixed_keys) -> Batch:
-    """`B` fresh examples for each seed, one record per key, each seed's from its own
-    generator in `rngs`; consecutive calls continue the same streams."""
+    """`B` fresh examples from the seed's generator `rng`, one record per key;
+    consecutive calls continue the same stream."""
     # --8<-- [start:data]
-    latents = torch.empty(len(rngs), B, 1 + len(keys), 9, dtype=torch.float64)  # z per seed:
-    for rng, z in zip(rngs, latents.numpy(), strict=True):   # the request, then one record
-        rng.standard_normal(out=z)                          # per key, from the seed's stream
-    latents[..., QUERY] *= query_scale      # every input's query latents: sharper attention
-    x = latents @ R                         # x = zR for the request and every record
-    request, records = x[..., 0, :], x[..., 1:, :]   # (S, B, 9), (S, B, J, 9)
-    target = teacher(latents, keys)         # (S, B, 3)
+    shape = (B, 1 + len(keys), 9)         # the request, then one record per key
+    latents = torch.from_numpy(rng.standard_normal(shape))    # z, 9 per input
+    latents[..., QUERY] *= query_scale    # every query latent: sharper attention
+    x = latents @ R                       # x = zR for the request and every record
+    request, records = x[:, 0], x[:, 1:]  # (B, 9), (B, J, 9)
+    target = teacher(latents, keys)       # (B, 3)
     # --8<-- [end:data]
     return Batch(latents, request.contiguous(), records.contiguous(), target)

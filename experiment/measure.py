@@ -2,9 +2,8 @@
 
 Mirrored in docs/assets/javascripts/playground-model.js (uniformAttentionMse, invisibleDeparture).
 
-Every function takes every seed at once (a leading seed dimension S) and
-returns tensors with that dimension; measure() turns them into one dict of
-plain Python numbers per seed.
+Every function takes one seed's student and its held-out examples;
+measure() turns what they measure into one dict of plain Python numbers.
 """
 
 import itertools
@@ -50,8 +49,8 @@ def invisible_directions(keys: torch.Tensor) -> torch.Tensor:
 def data_statistics(latents: torch.Tensor, R: torch.Tensor) -> dict:
     """What the page says of the data, measured on the data as generated: the mean and
     standard deviation of each latent feature over every input (request and records) of
-    `latents` (S, B, 1 + J, 9), by group, and how far R is from orthogonal."""
-    z = latents.reshape(-1, latents.shape[-1])  # (S B (1 + J), 9)
+    `latents` (..., 1 + J, 9), by group, and how far R is from orthogonal."""
+    z = latents.reshape(-1, latents.shape[-1])  # (every input, 9)
     mean, std = z.mean(dim=0), z.std(dim=0)
     groups = {"query": QUERY, "payload": PAYLOAD, "noise": NOISE}
     identity = torch.eye(len(R), dtype=R.dtype)
@@ -65,7 +64,7 @@ def data_statistics(latents: torch.Tensor, R: torch.Tensor) -> dict:
 
 
 def responses(student: Student, R: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """R @ W_Q and R @ W_V, (S, 9, 3) each: since q = (zR) W_Q = z (R W_Q), row i is
+    """R @ W_Q and R @ W_V, (9, 3) each: since q = (zR) W_Q = z (R W_Q), row i is
     how each coordinate changes when latent feature i grows by one."""
     return R @ student.W_Q.detach(), R @ student.W_V.detach()
 
@@ -80,16 +79,16 @@ def score_map(query_response: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
 def departure(query_response: torch.Tensor,
               directions: torch.Tensor) -> tuple[torch.Tensor, list[float]]:
     """Split R @ W_Q minus the intended map into its coefficients along the unit
-    query `directions` (d, 3), per latent row, (S, 9, d), and the largest |entry| of
-    what is left, per seed."""
-    difference = query_response - INTENDED_QUERY  # (S, 9, 3)
-    along = difference @ directions.T  # (S, 9, d)
+    query `directions` (d, 3), per latent row, (9, d), and the largest |entry| of
+    what is left."""
+    difference = query_response - INTENDED_QUERY  # (9, 3)
+    along = difference @ directions.T  # (9, d)
     return along, largest(difference - along @ directions)
 
 
-def largest(values: torch.Tensor) -> list[float]:
-    """The largest |entry| of each seed's tensor (S, ...)."""
-    return values.abs().flatten(1).amax(dim=1).tolist()
+def largest(values: torch.Tensor) -> float:
+    """The largest |entry| of `values`."""
+    return float(values.abs().max())
 
 
 def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float:
@@ -112,9 +111,9 @@ def unexplained_fraction(learned: torch.Tensor, intended: torch.Tensor) -> float
 
 
 def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float]:
-    """1 - R² of one seed's three query coordinates q (B, 3), against the request's
+    """1 - R² of the student's three query coordinates q (B, 3), against the request's
     query latents, and of its three value coordinates V (B, J, 3), against the
-    records' payload latents, all records pooled; z (B, 1 + J, 9) are its latents."""
+    records' payload latents, all records pooled; z (B, 1 + J, 9) are the latents."""
     pairs = [(q[:, i], z[:, 0, QUERY][:, i]) for i in range(3)]
     pairs += [(V[..., i], z[:, 1:, PAYLOAD][..., i]) for i in range(3)]
     return [unexplained_fraction(learned, intended) for learned, intended in pairs]
@@ -122,31 +121,30 @@ def unexplained(q: torch.Tensor, V: torch.Tensor, z: torch.Tensor) -> list[float
 
 @torch.no_grad()
 def predict(student: Student, latents: torch.Tensor, R: torch.Tensor) -> torch.Tensor:
-    """The student's prediction (S, B, 3) for (possibly edited) latents (S, B, 1 + J, 9)."""
+    """The student's prediction (B, 3) for (possibly edited) latents (B, 1 + J, 9)."""
     return student(*mix(latents, R))
 
 
 @torch.no_grad()
 def intervene(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
               keys: torch.Tensor) -> dict[str, torch.Tensor]:
-    """Edit known latents, re-mix with the same R, and see what the prediction does;
-    each value has a leading seed dimension.
+    """Edit known latents, re-mix with the same R, and see what the prediction does.
 
-    erase_*: MSE against the original target, one per feature (S, 3): the student
+    erase_*: MSE against the original target, one per feature (3,): the student
     depends on the feature. erase_*_vs_teacher: MSE against the teacher's target for
-    the same edited latents (S, 3): the student uses the feature as the teacher does.
-    shift_irrelevant: MSE between new and original predictions (S,).
+    the same edited latents (3,): the student uses the feature as the teacher does.
+    shift_irrelevant: MSE between new and original predictions (0-dim).
     """
     z, original = heldout.latents, predict(student, heldout.latents, R)
 
-    def erased(edit) -> tuple[torch.Tensor, torch.Tensor]:  # (S, 3) twice
+    def erased(edit) -> tuple[torch.Tensor, torch.Tensor]:  # (3,) twice
         against_target, against_teacher = [], []
         for i in range(3):
             edited = edit(z, i)
             prediction = predict(student, edited, R)
             against_target.append(mse(prediction, heldout.target))
             against_teacher.append(mse(prediction, teacher(edited, keys)))
-        return torch.stack(against_target, dim=1), torch.stack(against_teacher, dim=1)
+        return torch.stack(against_target), torch.stack(against_teacher)
 
     erase_query, erase_query_vs_teacher = erased(interventions.erase_query)
     erase_payload, erase_payload_vs_teacher = erased(interventions.erase_payload)
@@ -162,9 +160,9 @@ def intervene(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
 
 @torch.no_grad()
 def measure(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
-            keys: torch.Tensor) -> list[dict]:
-    """Every measurement of every seed of a student trained against a teacher with
-    `keys`, as one dict of plain Python numbers per seed."""
+            keys: torch.Tensor) -> dict:
+    """Every measurement of one seed's student trained against a teacher with `keys`,
+    on that seed's held-out examples, as plain Python numbers."""
     query_response, value_response = responses(student, R)
     query_error = largest(query_response - INTENDED_QUERY)
     value_error = largest(value_response - INTENDED_VALUE)
@@ -175,21 +173,18 @@ def measure(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
     uniform_mse = mse(uniform, heldout.target)
     intervened = intervene(student, heldout, R, shift, keys)
     q, V = student.queries(heldout.request), student.values(heldout.records)
-    per_seed = []
-    for s in range(len(heldout_mse)):
-        fractions = unexplained(q[s], V[s], heldout.latents[s])
-        r2_query, r2_value = [1.0 - u for u in fractions[:3]], [1.0 - u for u in fractions[3:]]
-        per_seed.append({
-            "query_response": query_response[s].tolist(),
-            "value_response": value_response[s].tolist(),
-            "response_error": {"query": query_error[s], "value": value_error[s]},
-            "max_response_error": max(query_error[s], value_error[s]),
-            "score_map_error": score_map_error[s],
-            "heldout_mse": float(heldout_mse[s]),
-            "uniform_attention_mse": float(uniform_mse[s]),
-            "r2": {"query": r2_query, "value": r2_value},
-            "min_r2": min(r2_query + r2_value),
-            "max_unexplained": max(fractions),
-            "interventions": {name: values[s].tolist() for name, values in intervened.items()},
-        })
-    return per_seed
+    fractions = unexplained(q, V, heldout.latents)
+    r2_query, r2_value = [1.0 - u for u in fractions[:3]], [1.0 - u for u in fractions[3:]]
+    return {
+        "query_response": query_response.tolist(),
+        "value_response": value_response.tolist(),
+        "response_error": {"query": query_error, "value": value_error},
+        "max_response_error": max(query_error, value_error),
+        "score_map_error": score_map_error,
+        "heldout_mse": float(heldout_mse),
+        "uniform_attention_mse": float(uniform_mse),
+        "r2": {"query": r2_query, "value": r2_value},
+        "min_r2": min(r2_query + r2_value),
+        "max_unexplained": max(fractions),
+        "interventions": {name: values.tolist() for name, values in intervened.items()},
+    }

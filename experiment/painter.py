@@ -39,9 +39,8 @@ def _import_figures() -> None:
 
 
 # Two, on a machine with two cores or more: with one worker, a site build's last
-# seconds on the development machine (2 cores) were that worker drawing while the
-# other core idled (one worker against two, 3 alternated pairs of clean builds:
-# medians 23.5 s -> 21.2 s). Each worker costs one import of matplotlib.
+# seconds on two cores were that worker drawing while the other core idled. Each
+# worker costs one import of matplotlib.
 WORKERS = min(2, len(os.sched_getaffinity(0)))
 
 

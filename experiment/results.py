@@ -35,38 +35,37 @@ def source_hash() -> str:
 def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) -> dict:
     """Train and measure every variant for every seed of `config`; return the content of
     results.json without "files". `on_measured(variant, results so far)` is called as
-    soon as a variant's numbers are in, so that its figures can be drawn meanwhile."""
+    soon as a variant's numbers are in."""
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(THREADS)
     try:
         R = data.mixing_matrix(config.mixing_seed)  # (9, 9), shared by every seed and variant
         results, seconds = header(config, R), {}
-        for group in TRAINED_TOGETHER:
-            for name, trained in zip(group, train_variants(config, group, R), strict=True):
-                seconds[name] = trained.seconds
-                measure_variant(name, trained, config, R, results, on_measured)
+        for name in VARIANTS:
+            trained = train_variant(config, name, R)
+            seconds[name] = sum(run.seconds for run in trained)
+            measure_variant(name, trained, config, R, results, on_measured)
     finally:
         torch.set_num_threads(previous_threads)
     results["timing"] = {"training_seconds": seconds}
     return results
 
 
-# Variants trained in one loop on one draw of their (identical) batches: the SGD control
-# sees the three-keys student's batches by construction, and pays nothing to draw them.
-TRAINED_TOGETHER = (("main",), ("learned_keys",), ("three_keys", "three_keys_sgd"))
-
-
-def measure_variant(name: str, trained: train.Trained, config: Config, R: torch.Tensor,
-                    results: dict, on_measured: Callable[[str, dict], None] | None) -> None:
-    """Measure variant NAME into `results`, then tell `on_measured`."""
+def measure_variant(name: str, trained: list[train.Trained], config: Config,
+                    R: torch.Tensor, results: dict,
+                    on_measured: Callable[[str, dict], None] | None) -> None:
+    """Measure variant NAME (one trained student per seed) into `results`, then tell
+    `on_measured`."""
     variant = VARIANTS[name]
-    heldout = heldout_examples(config, variant, R)
+    heldout = [heldout_examples(seed, config, variant, R) for seed in config.seeds]
     per_seed = measured_seeds(config, variant, trained, R, heldout)
     if name == "main":
         results |= main_entries(per_seed, trained, config, R)
-        results["data"] = measure.data_statistics(heldout.latents, R)
+        latents = torch.stack([examples.latents for examples in heldout])
+        results["data"] = measure.data_statistics(latents, R)
     else:
-        results.setdefault("variants", {})[name] = variant_entry(variant, per_seed, trained)
+        results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
+                                                                 trained[0])
     if on_measured is not None:
         on_measured(name, results)
 
@@ -90,73 +89,75 @@ def header(config: Config, R: torch.Tensor) -> dict:
     }
 
 
-def train_variants(config: Config, names: tuple[str, ...],
-                   R: torch.Tensor) -> list[train.Trained]:
-    """Train the variants NAMES, which share their keys, on one stream of batches. Each
-    student draws its initial maps from a fresh copy of every seed's training stream,
-    the same draws for all of them; the batches continue the first one's stream."""
-    variants = [VARIANTS[name] for name in names]
-    students, rngs = [], None
-    for variant in variants:
-        own = [data.generator(seed, "training") for seed in config.seeds]
-        students.append(student_for(variant, config, own))
-        rngs = rngs or own
+def train_variant(config: Config, name: str, R: torch.Tensor) -> list[train.Trained]:
+    """Train variant NAME, one seed after another. Each seed's student draws its initial
+    maps from the seed's training stream, then its batches: every variant with the
+    same keys sees the same ones."""
+    variant = VARIANTS[name]
     # Step 0 always: where every student started (variants.particulars reads it).
-    steps = {0, *(config.recorded_snapshot_steps() if "main" in names else ())}
-    keys = variants[0].keys
-    if any(not torch.equal(variant.keys, keys) for variant in variants):
-        raise ValueError(f"variants {names} have different keys: they see different batches")
-    return train.train_on_one_stream(students, [variant.optimizer for variant in variants],
-                                     rngs, config, R, keys, tuple(sorted(steps)))
+    steps = {0, *(config.recorded_snapshot_steps() if name == "main" else ())}
+    trained = []
+    for seed in config.seeds:
+        rng = data.generator(seed, "training")
+        student = student_for(variant, config, seed, rng)
+        trained.append(train.train(student, rng, config, R, variant.keys,
+                                   tuple(sorted(steps)), variant.optimizer))
+    return trained
 
 
-def heldout_examples(config: Config, variant: Variant, R: torch.Tensor) -> data.Batch:
-    """Every seed's held-out examples, with one record per key of VARIANT."""
-    return data.draw_examples([data.generator(seed, "heldout") for seed in config.seeds],
-                              config.heldout_size, R, config.query_scale, variant.keys)
+def heldout_examples(seed: int, config: Config, variant: Variant,
+                     R: torch.Tensor) -> data.Batch:
+    """SEED's held-out examples, with one record per key of VARIANT."""
+    return data.draw_examples(data.generator(seed, "heldout"), config.heldout_size, R,
+                              config.query_scale, variant.keys)
 
 
-def measured_seeds(config: Config, variant: Variant, trained: train.Trained,
-                   R: torch.Tensor, heldout: data.Batch) -> list[dict]:
+def measured_seeds(config: Config, variant: Variant, trained: list[train.Trained],
+                   R: torch.Tensor, heldout: list[data.Batch]) -> list[dict]:
     """One entry per seed: the seed, its learned maps, and every measurement on its own
     held-out examples, including what only this variant measures."""
-    student = trained.student
-    measured = measure.measure(student, heldout, R, config.shift, variant.keys)
-    return [
-        {"seed": seed, "W_Q": W_Q.tolist(), "W_V": W_V.tolist(), **seed_measured, **seed_extra}
-        for seed, W_Q, W_V, seed_measured, seed_extra in zip(
-            config.seeds, student.W_Q.detach(), student.W_V.detach(), measured,
-            particulars(variant, student, R, trained.snapshots[0][0]), strict=True)
-    ]
+    entries = []
+    for seed, run, examples in zip(config.seeds, trained, heldout, strict=True):
+        student = run.student
+        entries.append({
+            "seed": seed, "W_Q": student.W_Q.detach().tolist(),
+            "W_V": student.W_V.detach().tolist(),
+            **measure.measure(student, examples, R, config.shift, variant.keys),
+            **particulars(variant, student, R, run.snapshots[0]["W_Q"]),
+        })
+    return entries
 
 
-def main_entries(per_seed: list[dict], trained: train.Trained, config: Config,
+def main_entries(per_seed: list[dict], trained: list[train.Trained], config: Config,
                  R: torch.Tensor) -> dict:
     """The main student's part of results.json, at its top level: with the optimiser,
     the loss traces and the snapshots, which only the main student records."""
-    for seed, losses in zip(per_seed, trained.loss_trace, strict=True):
+    for seed, run in zip(per_seed, trained, strict=True):
+        losses = run.loss_trace
         seed["loss_trace"] = losses.tolist()
         seed["uniform_attention_step"] = first_step_below(losses, seed["uniform_attention_mse"])
     crossings = [seed["uniform_attention_step"] for seed in per_seed]
+    optimizer = trained[0].optimizer
     return {
-        "optimizer": {"name": type(trained.optimizer).__name__,
-                      "betas": list(trained.optimizer.betas), "eps": trained.optimizer.eps},
-        "trainable_parameters": trainable_parameters(trained.student),
+        "optimizer": {"name": type(optimizer).__name__,
+                      "betas": list(optimizer.defaults["betas"]),
+                      "eps": optimizer.defaults["eps"]},
+        "trainable_parameters": trainable_parameters(trained[0].student),
         "seeds": per_seed,
         "summary": summary(per_seed) | {"uniform_attention_step": (
             None if None in crossings else {"min": min(crossings), "max": max(crossings)})},
-        "snapshots": snapshots(trained, config, R),
+        "snapshots": snapshots(trained[0], config, R),
     }
 
 
 def variant_entry(variant: Variant, per_seed: list[dict], trained: train.Trained) -> dict:
     """A variant's part of results.json, under variants.<name>; a variant trained with
-    another optimiser than the main student's records it."""
+    another optimiser than the main student's records it; `trained` is one seed's."""
     entry = {"trainable_parameters": trainable_parameters(trained.student)}
     if variant.optimizer != "adam":
+        settings = trained.optimizer.defaults
         entry["optimizer"] = {"name": type(trained.optimizer).__name__,
-                              "lr": trained.optimizer.lr,
-                              "momentum": trained.optimizer.momentum}
+                              "lr": settings["lr"], "momentum": settings["momentum"]}
     directions = measure.invisible_directions(variant.keys)
     if len(directions):
         entry["invisible_direction"] = directions[0].tolist()
@@ -177,11 +178,12 @@ def first_step_below(losses: torch.Tensor, level: float) -> int | None:
 
 
 def snapshots(trained: train.Trained, config: Config, R: torch.Tensor) -> dict:
-    """The first seed's learned responses after each recorded number of steps."""
+    """The learned responses of the first seed (`trained`) after each recorded number
+    of steps."""
     steps = sorted(trained.snapshots)
-    # R @ every seed's maps, then the first seed's: the very product measure.responses takes.
-    query = [(R @ trained.snapshots[step][0])[0] for step in steps]  # (9, 3) each
-    value = [(R @ trained.snapshots[step][1])[0] for step in steps]
+    # The very product measure.responses takes.
+    query = [R @ trained.snapshots[step]["W_Q"] for step in steps]  # (9, 3) each
+    value = [R @ trained.snapshots[step]["W_V"] for step in steps]
     query_error = [float((q - measure.INTENDED_QUERY).abs().max()) for q in query]
     value_error = [float((v - measure.INTENDED_VALUE).abs().max()) for v in value]
     return {

@@ -36,7 +36,7 @@ def run(site):
     as_tensor = lambda rows: torch.tensor(rows, dtype=torch.float64)  # noqa: E731
     return {
         "results": results,
-        "student": Student(as_tensor(seed["W_Q"])[None], as_tensor(seed["W_V"])[None]),
+        "student": Student(as_tensor(seed["W_Q"]), as_tensor(seed["W_V"])),
         "R": as_tensor(results["mixing_matrix"]),
     }
 
@@ -110,10 +110,10 @@ def check_against_python(shown: dict, run: dict) -> None:
     torch.testing.assert_close(torch.tensor(shown["edited"], dtype=torch.float64), edited,
                                rtol=0, atol=1e-12)
     with torch.no_grad():
-        request, records = mix(edited[None, None], run["R"])  # one seed, one example
-        prediction = run["student"](request, records)[0]  # (1, 3)
-        weights = run["student"].attention(request)[0]  # (1, 4)
-        baseline = run["student"](*mix(latents[None, None], run["R"]))[0]
+        request, records = mix(edited[None], run["R"])  # one example
+        prediction = run["student"](request, records)  # (1, 3)
+        weights = run["student"].attention(request)  # (1, 4)
+        baseline = run["student"](*mix(latents[None], run["R"]))
         target, counterfactual = teacher(latents[None]), teacher(edited[None])
     assert shown["weights"] == pytest.approx(weights[0].tolist(), abs=1e-9)
     assert shown["prediction"] == pytest.approx(prediction[0].tolist(), abs=1e-9)

@@ -1,7 +1,7 @@
 """The training playground of the feature-recovery article trains the article's student:
 fed the same initial maps and the same batches, the page's trainer (written out in
-playground-model.js, gradients by hand) and the Python Student (autograd, with the
-project's Adam or torch.optim.SGD) take the same steps, for every variant and both
+playground-model.js, gradients by hand) and the experiment's own loop (autograd and
+torch.optim.Adam or torch.optim.SGD) take the same steps, for every variant and both
 optimisers; and the examples the page draws are mixed and labelled as data.py does.
 
 The widget (playground-ui.js) trains four fixed keys to float64 rounding error on
@@ -12,6 +12,7 @@ the keyboard, speaks each page's language, and has no axe violations."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -19,11 +20,9 @@ import torch
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from experiment import data
-from experiment.adam import Adam
-from experiment.model import Student
-from experiment.train import train_step
-from experiment.variants import VARIANTS
+from experiment import data, train
+from experiment.config import Config
+from experiment.variants import VARIANTS, student_for
 from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE
 from sitebuild.numbers import format_value
 from tests.browser.conftest import open_page, page_url
@@ -61,38 +60,33 @@ def page(browser, server):
 
 
 def python_training(run: dict, variant_name: str, optimiser: str, seed: int = 0):
-    """The initial maps, STEPS batches and the Student of VARIANT_NAME, drawn by the
-    experiment's own code from seed SEED's streams; and its optimiser."""
-    config, variant = run["config"], VARIANTS[variant_name]
+    """What the page needs to take the steps of the experiment's own loop (train.train) for
+    VARIANT_NAME from seed SEED's streams, with the run's settings: the initial maps and
+    the STEPS batches that loop draws; and that loop's STEPS steps."""
+    variant = VARIANTS[variant_name]
+    settings = {name: tuple(value) if isinstance(value, list) else value
+                for name, value in run["config"].items()}
+    config = Config(**settings | {"seeds": (seed,), "steps": STEPS,
+                                  "sgd_learning_rate": SGD_LEARNING_RATE})
     R = torch.tensor(run["mixing_matrix"], dtype=torch.float64)
     rng = data.generator(seed, "training")
-    scale = config["init_scale"]
-    W_Q, W_V = (torch.from_numpy(rng.standard_normal((1, 9, 3))) * scale for _ in range(2))
-    keys = variant.keys
-    if variant.learn_keys:
-        keys = torch.from_numpy(data.generator(seed, "keys").standard_normal((1, 4, 3)))
-    batches = []
-    for _ in range(STEPS):
-        drawn = data.draw_examples([rng], config["batch_size"], R, config["query_scale"],
-                                   variant.keys)
-        batches.append((drawn.request, drawn.records, drawn.target))
-    student = Student(W_Q.clone(), W_V.clone(), keys.clone(), variant.learn_keys)
-    if optimiser == "adam":
-        optimizer, lr = Adam(student.parameters(), lr=config["learning_rate"]), \
-            config["learning_rate"]
-    else:
-        optimizer, lr = torch.optim.SGD(student.parameters(), lr=SGD_LEARNING_RATE), \
-            SGD_LEARNING_RATE
+    student = student_for(variant, config, seed, rng)
+    drawing = copy.deepcopy(rng)  # the stream from where the loop's first batch starts
+    batches = [data.draw_examples(drawing, config.batch_size, R, config.query_scale,
+                                  variant.keys) for _ in range(STEPS)]
     spec = {
-        "W_Q": W_Q[0].tolist(), "W_V": W_V[0].tolist(),
-        "keys": (keys[0] if variant.learn_keys else keys).tolist(),
+        "W_Q": student.W_Q.tolist(), "W_V": student.W_V.tolist(),
+        "keys": student.keys.tolist(),
         "learnKeys": variant.learn_keys,
-        "optimiser": {"name": optimiser, "lr": lr, "betas": run["optimizer"]["betas"],
-                      "eps": run["optimizer"]["eps"]},
-        "batches": [{"request": r[0].tolist(), "records": x[0].tolist(), "target": y[0].tolist()}
-                    for r, x, y in batches],
+        "optimiser": {"name": optimiser,
+                      "lr": config.learning_rate if optimiser == "adam" else SGD_LEARNING_RATE,
+                      "betas": run["optimizer"]["betas"], "eps": run["optimizer"]["eps"]},
+        "batches": [{"request": b.request.tolist(), "records": b.records.tolist(),
+                     "target": b.target.tolist()} for b in batches],
     }
-    return spec, student, optimizer, batches
+    trained = train.train(student, rng, config, R, variant.keys,
+                          tuple(range(1, STEPS + 1)), optimiser)
+    return spec, trained
 
 
 def fill(template: str, **params) -> str:
@@ -109,17 +103,17 @@ def assert_relatively_close(found, expected, what: str) -> None:
 @pytest.mark.parametrize("optimiser", ["adam", "sgd"])
 @pytest.mark.parametrize("variant_name", list(PAGE_VARIANTS))
 def test_the_pages_trainer_takes_the_python_students_steps(page, run, variant_name, optimiser):
-    spec, student, optimizer, batches = python_training(run, variant_name, optimiser)
+    spec, trained = python_training(run, variant_name, optimiser)
     steps = page.evaluate(f"async (spec) => {MODEL}.trainOnBatches(spec)", spec)
     assert len(steps) == STEPS
-    for number, (shown, batch) in enumerate(zip(steps, batches, strict=True), start=1):
-        loss = float(train_step(student, optimizer, *batch)[0])
+    for number, shown in enumerate(steps, start=1):
+        loss, after = float(trained.loss_trace[number - 1]), trained.snapshots[number]
         where = f"{variant_name}, {optimiser}, step {number}"
         assert shown["loss"] == pytest.approx(loss, rel=RELATIVE, abs=0), where
-        assert_relatively_close(shown["W_Q"], student.W_Q.detach()[0], f"{where}: W_Q")
-        assert_relatively_close(shown["W_V"], student.W_V.detach()[0], f"{where}: W_V")
+        assert_relatively_close(shown["W_Q"], after["W_Q"], f"{where}: W_Q")
+        assert_relatively_close(shown["W_V"], after["W_V"], f"{where}: W_V")
         if VARIANTS[variant_name].learn_keys:
-            assert_relatively_close(shown["keys"], student.keys.detach()[0], f"{where}: keys")
+            assert_relatively_close(shown["keys"], after["keys"], f"{where}: keys")
     # The steps were steps: training moved the loss by orders of magnitude.
     assert steps[-1]["loss"] < 1e-2 * steps[0]["loss"]
 

@@ -88,7 +88,7 @@ export function sgd(lr) {
   };
 }
 
-/** experiment/adam.py's Adam (torch.optim.Adam's default path), the same float
+/** torch.optim.Adam's update (its default path), the same float
     operations in the same order, for parameters of SIZES: one step count, and per
     entry a first moment m and a second moment u. */
 export function adam(lr, betas, eps, sizes) {

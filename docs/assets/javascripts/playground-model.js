@@ -1,7 +1,7 @@
 /* The feature-recovery student (experiment/model.py), its data
    (experiment/data.py), its loss and its gradients, in float64: JS numbers. The
    training playground trains it (playground-ui.js shows it), with Adam as
-   experiment/adam.py writes it out or plain SGD (maths.js); the intervention
+   torch.optim.Adam computes it or plain SGD (maths.js); the intervention
    explorer runs the trained student's forward pass on examples it edits.
 
    No DOM here. There is no autograd in the browser, so the gradients are written
@@ -248,7 +248,7 @@ function student(W_Q, W_V, keys, learnKeys, choice) {
   const optimiserOfIt = optimiser(choice, trained.map((p) => p.length));
   return {
     params,
-    /** One update from BATCH (train.train_step); the loss before it. */
+    /** One update from BATCH (a step of experiment/train.py's loop); the loss before it. */
     step(batch) {
       const loss = lossAndGradients(params, batch, grads);
       optimiserOfIt.step(trained, gradsOf);
