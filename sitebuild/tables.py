@@ -90,12 +90,46 @@ def bank_row(values, language: str) -> list[list[str]]:
     ]
 
 
+def _sense_words(values, language: str, role: str) -> str:
+    """The words of ROLE in the page's two bank sentences, each once, in order."""
+    words = [t for s in lookup(values, f"examples.bank.sentences.{language}")
+             for t, r in zip(s["tokens"], s["roles"], strict=True) if r == role]
+    return ", ".join(dict.fromkeys(words))  # the page's own words, not results
+
+
+def bank_embeddings(values, language: str) -> list[list[str]]:
+    """One row per kind of word in the bank model (plain, ambiguous, the two clues): the
+    page's words of that kind, then its embedding, the look plane (u, w) and the sense
+    plane (sense 1, sense 2) one coordinate per cell."""
+    embeddings = lookup(values, "examples.bank.model.embeddings")
+    return [
+        [_sense_words(values, language, role),
+         *(render("num", values, f"examples.bank.model.embeddings.{role}.{c}", "sig2",
+                  language) for c in range(len(embeddings[role])))]
+        for role in embeddings
+    ]
+
+
+def bank_queries(values, language: str) -> list[list[str]]:
+    """Sentence 2 of the page's language, one row per word: the word, its key (the look
+    coordinates, which W_K copies) and its query q_j = x_j W_Q."""
+    path = f"examples.bank.sentences.{language}.1"
+    return [
+        [token,  # the page's own word, not a result
+         render("vec", values, f"{path}.K.{j}", "sig2", language),
+         render("vec", values, f"{path}.Q.{j}", "sig2", language)]
+        for j, token in enumerate(lookup(values, f"{path}.tokens"))
+    ]
+
+
 TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
     "heldout": heldout,
     "interventions": interventions,
     "learned_keys": learned_keys,
     "three_keys": three_keys,
     "bank_row": bank_row,
+    "bank_embeddings": bank_embeddings,
+    "bank_queries": bank_queries,
     "sgd_control": sgd_control,
 }
 

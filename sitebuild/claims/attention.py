@@ -166,6 +166,99 @@ def _dot(a, b) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True))
 
 
+def _times(x, W) -> list[float]:
+    """The row vector x times the matrix W (rows of W are x's coordinates): xW."""
+    return [sum(x[r] * W[r][c] for r in range(len(x))) for c in range(len(W[0]))]
+
+
+def _embeddings(values, s) -> list[list[float]]:
+    """The embedding of each word of sentence S, from the model's table, by its role."""
+    table = lookup(values, "examples.bank.model.embeddings")
+    return [table[role] for role in s["roles"]]
+
+
+@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.Q.0", [1.0, 0.0]))
+def bank_projections_are_embeddings_times_weights(values):
+    """In every bank sentence each word's query, key and value are its embedding from
+    the model's table times W_Q, W_K and W_V: q = xW_Q, k = xW_K, v = xW_V."""
+    model = lookup(values, "examples.bank.model")
+    differences, shown = [], []
+    for language, number, s in _sentences(values):
+        X = _embeddings(values, s)
+        worst = max(_difference(_times(x, model[matrix]), s[letter][i])
+                    for i, x in enumerate(X)
+                    for letter, matrix in (("Q", "W_Q"), ("K", "W_K"), ("V", "W_V")))
+        differences.append(worst)
+        shown.append(f"{language} {number}: {worst:.3g}")
+    return evidence(
+        below("projection_recomputed_difference", max(differences), TOLERANCE, "sci1"),
+        detail="largest difference between a recorded query, key or value and the "
+               "embedding times its matrix, per sentence: " + ", ".join(shown))
+
+
+@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.scores.2", 3.0))
+def bank_scores_are_scaled_dot_products(values):
+    """In every bank sentence each score of "bank"'s row is its query's dot product
+    with that word's key divided by √d_k, d_k being the keys' length."""
+    d_k = lookup(values, "examples.bank.model.d_k")
+    dots, scores, lengths, shown = [], [], [], []
+    for language, number, s in _sentences(values):
+        q = s["Q"][s["ambiguous"]]
+        recomputed = [_dot(q, k) for k in s["K"]]
+        dots.append(_difference(recomputed, s["dot_products"]))
+        scores.append(_difference([d / math.sqrt(d_k) for d in recomputed], s["scores"]))
+        lengths += [abs(len(k) - d_k) for k in s["K"]]
+        shown.append(f"{language} {number}: scores {_rounded(s['scores'])}")
+    return evidence(
+        below("dot_product_recomputed_difference", max(dots), TOLERANCE, "sci1"),
+        below("score_recomputed_difference", max(scores), TOLERANCE, "sci1"),
+        equal("key_length_difference_from_d_k", max(lengths), 0),
+        detail=f"d_k = {d_k}; " + "; ".join(shown))
+
+
+@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.weights.5",
+                                  [0.1, 0.1, 0.6, 0.1, 0.05, 0.05]))
+def bank_weights_are_softmax_of_scores(values):
+    """In every bank sentence each row of the causal attention matrix is softmax of the
+    row's scores, a_j = e^(s_j) / Σ_m e^(s_m) over the words the row may see, with the
+    scores recomputed from the recorded queries and keys."""
+    d_k = lookup(values, "examples.bank.model.d_k")
+    differences, shown = [], []
+    for language, number, s in _sentences(values):
+        worst = 0.0
+        for i, row in enumerate(s["weights"]):
+            seen = [_dot(s["Q"][i], k) / math.sqrt(d_k) for k in s["K"][: i + 1]]
+            exponentials = [math.exp(x - max(seen)) for x in seen]
+            total = sum(exponentials)
+            softmax = [e / total for e in exponentials] + [0.0] * (len(row) - i - 1)
+            worst = max(worst, _difference(softmax, row))
+        differences.append(worst)
+        shown.append(f"{language} {number}: {worst:.3g}")
+    return evidence(
+        below("weight_recomputed_difference", max(differences), TOLERANCE, "sci1"),
+        detail="largest difference between a recorded attention weight and the softmax "
+               "of its row's scores, per sentence: " + ", ".join(shown))
+
+
+@claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.1.contributions.3",
+                                  [0.0, 0.5]))
+def bank_head_output_is_weighted_sum(values):
+    """In every bank sentence each contribution to "bank"'s head output is a word's
+    attention weight times its value, a_j v_j, and the head output h is their sum."""
+    contributions, sums, shown = [], [], []
+    for language, number, s in _sentences(values):
+        row = s["weights"][s["ambiguous"]]
+        contributions.append(max(_difference([a * x for x in v], c) for a, v, c in
+                                 zip(row, s["V"], s["contributions"], strict=True)))
+        total = [sum(c[i] for c in s["contributions"]) for i in range(len(s["h"]))]
+        sums.append(_difference(total, s["h"]))
+        shown.append(f"{language} {number}: h = {_rounded(s['h'])}")
+    return evidence(
+        below("contribution_recomputed_difference", max(contributions), TOLERANCE, "sci1"),
+        below("head_output_recomputed_difference", max(sums), TOLERANCE, "sci1"),
+        detail="; ".join(shown))
+
+
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.K.0", [1.0, 0.2]))
 def clue_key_aligns_with_the_query(values):
     """"bank"'s query points where the clue's key points; plain words' keys point away

@@ -223,3 +223,29 @@ def test_a_run_value_of_the_wrong_shape_fails_a_heatmap_tiles_or_table_naming_it
         "experiment": {"seeds": 3}}
     name = markdown.split()[2]
     assert name in faults(markdown, broken)
+
+
+MODEL = {
+    "examples": {"bank": {
+        "model": {"embeddings": {"plain": [-0.6, -0.8, 0.0, 0.0],
+                                 "ambiguous": [0.0, 1.0, 0.5, 0.5],
+                                 "clue_1": [1.0, 0.0, 1.0, 0.0]}},
+        "sentences": {"sv": [
+            {"tokens": ["på", "grund", "på", "banken"],
+             "roles": ["plain", "clue_1", "plain", "ambiguous"]},
+            {"tokens": ["Jag", "på", "banken"], "roles": ["plain", "plain", "ambiguous"],
+             "K": [[-0.6, -0.8], [-0.6, -0.8], [0.0, 1.0]],
+             "Q": [[-2.4, 1.8], [-2.4, 1.8], [3.0, 0.0]]}]}}},
+}
+
+
+def test_the_embedding_table_has_a_row_per_kind_of_word_each_word_once():
+    page = filled("| a | b | c | d | e |\n|---|---|---|---|---|\n"
+                  "{{ rows bank_embeddings }}", MODEL, "sv")
+    assert page.count("\n| ") == 3 and "| på, Jag | " in page and "| grund | " in page
+    assert 'data-key="examples.bank.model.embeddings.ambiguous.3"' in page and ">0,5<" in page
+
+
+def test_the_queries_table_has_every_word_of_the_second_sentence():
+    page = filled("| a | b | c |\n|---|---|---|\n{{ rows bank_queries }}", MODEL, "sv")
+    assert page.count("\n| ") == 3 and "| Jag | " in page and "[−2,4; 1,8]" in page
