@@ -1,7 +1,9 @@
 """The feature-recovery article's length, counted as a reader meets it: the words of the
 built page's <article> element, tables, captions, listings and figure labels included,
 scripts and styles excluded (the measure by which the second edition had 6,013 words in
-English, 5,673 in Ukrainian and 5,743 in Swedish)."""
+English, 5,673 in Ukrainian and 5,743 in Swedish), and, since issue 29, what a closed
+box hides too: a reader sees only its title until they open it (the evidence notes of
+"How this page was checked", the answers to the questions)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from tests.project import page_file
 
 pytestmark = pytest.mark.slow
 
-ENGLISH_LIMIT = 5000
+ENGLISH_LIMIT = 4000
 # The translations in proportion: the same share of the English count as in the second
 # edition (uk 5,673 / 6,013, sv 5,743 / 6,013).
 LIMITS = {"en": ENGLISH_LIMIT, "uk": round(ENGLISH_LIMIT * 5673 / 6013),
@@ -20,10 +22,17 @@ LIMITS = {"en": ENGLISH_LIMIT, "uk": round(ENGLISH_LIMIT * 5673 / 6013),
 
 
 def article_words(html: str) -> int:
-    """Words of the <article> element's text, without <script> and <style>."""
+    """Visible words of the <article> element's text: without <script> and <style>, and
+    of a closed <details> only its <summary>."""
     article = BeautifulSoup(html, "html.parser").find("article")
     for hidden in article.find_all(["script", "style"]):
         hidden.decompose()
+    for box in article.find_all("details"):
+        if box.has_attr("open"):
+            continue
+        for child in list(box.children):
+            if getattr(child, "name", None) != "summary":
+                child.extract()
     return len(article.get_text(" ").split())
 
 
@@ -32,6 +41,12 @@ def test_the_count_sees_tables_and_captions_and_not_scripts():
             "<figure><figcaption>four five</figcaption></figure>"
             "<script>not counted at all</script><style>p {}</style></article>"
             "<nav>outside the article</nav>")
+    assert article_words(html) == 5
+
+
+def test_the_count_sees_a_closed_box_s_title_and_an_open_box_whole():
+    html = ("<article><details><summary>one two</summary><p>hidden words</p></details>"
+            "<details open><summary>three</summary><p>four five</p></details></article>")
     assert article_words(html) == 5
 
 
