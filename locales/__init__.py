@@ -15,6 +15,8 @@ product keeps a table by language. Its fields:
     figures         the few words the bank model's figures print (examples.bank_figures)
     words           the words of the site's scripts, one table per widget; the page
                     carries its language's words as JSON (overrides/main.html)
+    evidence        the evidence marks' words: the notes' box, the relations a measure
+                    states, and every measured quantity (sitebuild.evidence)
 
 A language is its record, its pages (`page.<code>.md`) and its entry under
 mkdocs.yml's i18n plugin. The computations that read a record (examples) name this
@@ -57,6 +59,7 @@ class Language:
     senses: tuple[str, str]
     figures: dict[str, str]
     words: dict[str, dict]
+    evidence: dict
 
     def for_page(self) -> dict:
         """What a page's scripts read (common.js): the code, the words, and every
@@ -79,7 +82,8 @@ def _load(path: Path) -> Language:
             numbers=Numbers(numbers["decimal"], numbers["group"], numbers["and"],
                             numbers["scientific_range"]),
             sentences=sentences, senses=tuple(bank["senses"]),
-            figures=dict(data["figures"]), words=dict(data["words"]))
+            figures=dict(data["figures"]), words=dict(data["words"]),
+            evidence=dict(data["evidence"]))
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as error:
         raise LanguageError(f"{path.name}: {type(error).__name__}: {error}") from error
     unknown = {role for sentence in sentences for _, role in sentence} - set(ROLES)

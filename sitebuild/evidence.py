@@ -10,28 +10,20 @@ a note on hover and tap: they read the element its ``.footnote-ref`` link points
 
 from __future__ import annotations
 
-import functools
 import html
-from pathlib import Path
 
-import yaml
-
+import locales
 from sitebuild.claims import Evidence
 from sitebuild.numbers import format_value
-
-WORDS_FILE = Path(__file__).with_name("evidence_words.yml")
 
 
 class EvidenceError(ValueError):
     """A measure whose quantity has no words in a language."""
 
 
-@functools.cache
 def words(language: str) -> dict:
-    every = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
-    if language not in every:
-        raise EvidenceError(f"no evidence words for language {language!r} in {WORDS_FILE.name}")
-    return every[language]
+    """LANGUAGE's evidence words: its record's [evidence] (locales/<code>.toml)."""
+    return locales.record(language).evidence
 
 
 def note(found: Evidence, language: str) -> str:
@@ -42,8 +34,8 @@ def note(found: Evidence, language: str) -> str:
     for measure in found.measures:
         quantity = said["quantities"].get(measure.quantity)
         if quantity is None:
-            raise EvidenceError(f"the evidence words of {language!r} have no quantity "
-                                f"{measure.quantity!r} (sitebuild/evidence_words.yml)")
+            raise EvidenceError(f"locales/{language}.toml has no [evidence.quantities] "
+                                f"{measure.quantity!r}")
         value = format_value(measure.value, measure.style, language)
         bound = format_value(measure.bound, measure.style, language)
         relation = said["relations"][measure.relation].format(bound=bound)

@@ -6,14 +6,12 @@ the evidence notes."""
 import copy
 
 import pytest
-import yaml
 
 from sitebuild import claims
-from sitebuild.evidence import WORDS_FILE
+from sitebuild.evidence import words
+from tests.project import LANGUAGES
 
 pytestmark = pytest.mark.slow
-
-LANGUAGES = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +53,12 @@ def test_every_claim_says_what_it_checks(name):
     assert description.strip(), f"claim {name!r} has no description"
 
 
-@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_every_measured_quantity_has_words_in_every_language(language, evidence_of):
-    words = LANGUAGES[language]["quantities"]
+    said = words(language)["quantities"]
     missing = sorted({(measure.quantity, name) for name, found in evidence_of.items()
                       for measure in found.measures
-                      if not str(words.get(measure.quantity) or "").strip()})
+                      if not str(said.get(measure.quantity) or "").strip()})
     assert not missing, f"quantities without {language} words (quantity, claim): {missing}"
 
 
