@@ -60,7 +60,7 @@ def close(found, wanted, tolerance: float) -> bool:
 
 
 def python_head(shown: dict, language: str = DEFAULT) -> dict:
-    words = bank.SENTENCES[language][1]
+    words = bank.sentences()[language][1]
     return {name: value.tolist() for name, value in bank.calculator(
         words, shown["plane"], shown["temperature"], shown["causal"]).items()}
 
@@ -231,7 +231,7 @@ def test_the_widget_speaks_the_pages_language(open_site_page, language):
         assert control.get_attribute("aria-label") or control.get_attribute("id")
     shown = state(page)
     assert_matches_python(shown, language)
-    tokens = [token for token, _ in bank.SENTENCES[language][1]]
+    tokens = [token for token, _ in bank.sentences()[language][1]]
     options = page.locator(f"{WIDGET} select option").all_inner_texts()
     assert len(options) == len(tokens) and all(t in o for t, o in zip(tokens, options,
                                                                          strict=True))
@@ -246,7 +246,7 @@ def test_without_javascript_the_picture_and_the_table_remain(open_site_page, lan
     assert page.locator(".calculator").count() == 0
     assert page.locator(".attention-calculator p").is_visible()
     section = page.locator("#queries-keys ~ table").first
-    assert section.locator("tbody tr").count() == len(bank.SENTENCES[language][1])
+    assert section.locator("tbody tr").count() == len(bank.sentences()[language][1])
 
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))

@@ -33,7 +33,7 @@ def state(page) -> dict:
 
 def python_sentence(language: str, number: int, swapped: bool) -> dict:
     """examples/bank.py's head 1 on the sentence, W_V as built or with its columns swapped."""
-    words = bank.SENTENCES[language][number]
+    words = bank.sentences()[language][number]
     X = bank.embed(words)
     W_V = bank.tensor(bank.W_V)[:, bank.SWAP] if swapped else None
     stages = bank.head_1(X, W_V_=W_V)

@@ -33,6 +33,19 @@ def reorder_heads_forgetting_w_o(w):
     return {**w, "W_Q": w["W_Q"][[1, 0]], "W_K": w["W_K"][[1, 0]], "W_V": w["W_V"][[1, 0]]}
 
 
+def head_1_hot(X, W_V_=None, temperature=1.0, causal=True):
+    """A planted bug: the scores are divided by twice √d_k, not by √d_k."""
+    W_V = bank.tensor(bank.W_V) if W_V_ is None else W_V_
+    return bank.head(X, bank.tensor(bank.W_Q), bank.tensor(bank.W_K), W_V, 2.0, causal)
+
+
+def head_1_doubling_the_output(X, W_V_=None, temperature=1.0, causal=True):
+    """A planted bug: the head output is twice the sum of its contributions."""
+    stages = bank.head(X, bank.tensor(bank.W_Q), bank.tensor(bank.W_K),
+                       bank.tensor(bank.W_V) if W_V_ is None else W_V_, temperature, causal)
+    return {**stages, "H": 2 * stages["H"]}
+
+
 def embed_with_positions(words, plane=None):
     """A planted change: each word's look plane carries where it stands."""
     X = bank.tensor([bank.EMBEDDINGS[role] for _, role in words])
@@ -67,6 +80,10 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (bank, {"head_1": head_1_without_mask}, "causal_mask_zeroes_future"),
     (bank, {"head_1": head_1_without_mask}, "mask_equals_prefixes"),
     (bank, {"embed": embed_with_positions}, "word_order_is_invisible"),
+    (bank, {"embed": embed_with_positions}, "bank_projections_are_embeddings_times_weights"),
+    (bank, {"head_1": head_1_hot}, "bank_scores_are_scaled_dot_products"),
+    (bank, {"head_1": head_1_without_mask}, "bank_weights_are_softmax_of_scores"),
+    (bank, {"head_1": head_1_doubling_the_output}, "bank_head_output_is_weighted_sum"),
     (bank, {"sentences": lambda: SENTENCES_CLUE_LAST},
      "clues_precede_the_ambiguous_word"),
     (bank, {"W_V": ((0.0, 0.0), (0.0, 0.0), (0.5, 0.5), (0.5, 0.5))}, "bank_outputs_differ"),

@@ -120,7 +120,8 @@ def test_the_site_publishes_exactly_the_files_results_json_lists(default_run,
         for output in cell.get("outputs", []) if "filenames" in output.get("metadata", {})}
     assert len(notebook_files) == 7, "the notebook's three figures and their twins"
     published = {p.name for p in default_run_dir.iterdir() if p.is_file()}
-    assert published == expected | examples | notebook_files
+    # and the build's own catalogue of its claims (sitebuild.catalogue)
+    assert published == expected | examples | notebook_files | {"claims.json"}
 
 
 def test_every_figure_is_written_as_svg_and_png_in_both_schemes(default_run_dir: Path):
