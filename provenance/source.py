@@ -5,6 +5,7 @@ under which the site build caches that computation's run: both come from
 source_hash, over the same files.
 """
 
+import ast
 import hashlib
 from pathlib import Path
 
@@ -35,3 +36,29 @@ def source_hash(root: Path, package: str, *imported: str) -> str:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def project_imports(root: Path, package: str) -> tuple[str, ...]:
+    """The packages of the project at ROOT (its folders with an __init__.py) that
+    PACKAGE imports, directly or through another of them, found by reading their
+    source: an import added to the code is part of the key at once, with nothing to
+    declare by hand."""
+    root = Path(root)
+    projects = {path.parent.name for path in root.glob("*/__init__.py")}
+    found: set[str] = set()
+    todo = [package]
+    while todo:
+        for path in sorted((root / todo.pop()).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in projects and top not in found | {package, SHARED}:
+                        found.add(top)
+                        todo.append(top)
+    return tuple(sorted(found))

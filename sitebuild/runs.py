@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from provenance.source import source_folders, source_hash
+from provenance.source import project_imports, source_folders, source_hash
 from sitebuild import scratch
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,15 @@ class Computation:
     output: str  # the JSON file it writes into DIR
 
     root: Path = PROJECT_ROOT  # where `python -m PACKAGE` is run
-    imports: tuple[str, ...] = ()  # the project's packages it imports, part of its source
+    # A run that takes longer is stopped, and the build fails naming it: a computation
+    # that hangs must not hang `mkdocs build` or `serve` with it. Ten times what the
+    # slowest takes on the development machine.
+    timeout: float = 600.0
+
+    @property
+    def imports(self) -> tuple[str, ...]:
+        """The project's packages it imports, part of its source: read from its code."""
+        return project_imports(self.root, self.package)
 
     def source_hash(self) -> str:
         """The cache key: the package's source, its imports' and provenance/ (the rule of
@@ -50,12 +58,8 @@ def computations(root: Path = PROJECT_ROOT) -> tuple[Computation, ...]:
     """What the pages of the project at ROOT (the folder of mkdocs.yml) are computed from."""
     return (
         Computation(package="experiment", output="results.json", root=root),
-        # The bank model's sentences and its figures' words are the language records'.
-        Computation(package="examples", output="examples.json", root=root,
-                    imports=("locales",)),
-        # The companion notebook: its code imports the experiment.
-        Computation(package="companion", output="companion.ipynb", root=root,
-                    imports=("experiment",)),
+        Computation(package="examples", output="examples.json", root=root),
+        Computation(package="companion", output="companion.ipynb", root=root),
     )
 
 
@@ -87,9 +91,12 @@ def execute(computation: Computation, source_hash: str) -> Run:
     out_dir = scratch.folder(computation.package)
     command = [sys.executable, "-m", computation.package, "--out", str(out_dir)]
     try:
-        done = subprocess.run(
-            command, cwd=computation.root, capture_output=True, text=True, check=False
-        )
+        done = subprocess.run(command, cwd=computation.root, capture_output=True, text=True,
+                              check=False, timeout=computation.timeout)
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(out_dir, ignore_errors=True)
+        raise RunFailed(f"`python -m {computation.package}` did not finish within "
+                        f"{computation.timeout:g} s and was stopped") from None
     except KeyboardInterrupt:
         shutil.rmtree(out_dir, ignore_errors=True)
         raise

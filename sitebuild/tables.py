@@ -24,8 +24,8 @@ def _per_seed(values, language: str, model: str,
 
 def heldout(values, language: str) -> list[list[str]]:
     """Per seed: seed, held-out MSE, uniform-attention MSE, largest |response − intended|
-    over both maps (1 − R² is left out: it repeats that last column, see the review of
-    issue 21)."""
+    over both maps (1 − R² is left out: for these maps it says what that last column
+    says)."""
     return _per_seed(values, language, "experiment", [
         ("num", "seed", "int"), ("num", "heldout_mse", "sci2"),
         ("num", "uniform_attention_mse", "fix3"), ("num", "max_response_error", "sci1")])

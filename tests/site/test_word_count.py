@@ -1,8 +1,7 @@
 """The feature-recovery article's length, counted as a reader meets it: the words of the
 built page's <article> element, tables, captions, listings and figure labels included,
 scripts and styles excluded (the measure by which the second edition had 6,013 words in
-English, 5,673 in Ukrainian and 5,743 in Swedish), and, since issue 29, what a closed
-box hides too: a reader sees only its title until they open it (the evidence notes of
+English, 5,673 in Ukrainian and 5,743 in Swedish), without what a closed box hides: a reader sees only its title until they open it (the evidence notes of
 "How this page was checked", the answers to the questions)."""
 
 from __future__ import annotations

@@ -163,8 +163,9 @@ def test_a_computation_that_imports_another_is_keyed_and_watched_on_both(project
     from sitebuild.runs import watched_paths
 
     write_package(project, "lib")
-    computation = Computation(package="toycalc", output="toycalc.json", root=project,
-                              imports=("lib",))
+    (project / "toycalc" / "uses.py").write_text("from lib import model  # noqa\n")
+    computation = Computation(package="toycalc", output="toycalc.json", root=project)
+    assert computation.imports == ("lib",), "the import is read from the code"
     watched = [Path(path) for path in watched_paths([computation])]
     assert watched == sorted({project / "toycalc", project / "lib", project / SHARED})
     before = computation.source_hash()
@@ -175,37 +176,32 @@ def test_a_computation_that_imports_another_is_keyed_and_watched_on_both(project
     assert all(any(path.is_relative_to(folder) for folder in watched) for path in hashed)
 
 
-def _project_imports(folder: Path, packages: set[str]) -> set[str]:
-    """The project PACKAGES that the Python files below FOLDER import."""
-    import ast
-
-    found = set()
-    for path in folder.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {alias.name.split(".")[0] for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                found.add(node.module.split(".")[0])
-    return found & packages
-
-
 def test_every_project_package_a_computation_imports_is_part_of_its_key():
-    """The examples read the language records (locales/): a record's edit, as any
-    edit of what a computation imports, must change its key and run it again."""
-    from provenance.source import SHARED, source_files
-    from sitebuild.runs import PROJECT_ROOT, computations
+    """The examples read the language records (locales/), the notebook imports the
+    experiment: a record's edit, as any edit of what a computation imports, changes
+    its key and runs it again."""
+    from provenance.source import source_files
+    from sitebuild.runs import computations
 
-    packages = {p.parent.name for p in PROJECT_ROOT.glob("*/__init__.py")} - {"tests"}
-    for computation in computations():
-        needed, todo = set(), [computation.package]
-        while todo:  # what it imports, and what those import
-            for imported in _project_imports(PROJECT_ROOT / todo.pop(), packages):
-                if imported not in needed | {computation.package, SHARED}:
-                    needed.add(imported)
-                    todo.append(imported)
-        assert needed <= set(computation.imports), (
-            f"{computation.package} imports {sorted(needed - set(computation.imports))} "
-            "undeclared in sitebuild/runs.py")
+    found = {c.package: c.imports for c in computations()}
+    assert "locales" in found["examples"] and "experiment" in found["companion"]
     examples = next(c for c in computations() if c.package == "examples")
     hashed = source_files(examples.root, examples.package, *examples.imports)
-    assert set((PROJECT_ROOT / "locales").glob("*.toml")) <= set(hashed)
+    assert set((examples.root / "locales").glob("*.toml")) <= set(hashed)
+
+
+def test_an_import_added_later_joins_the_key(project):
+    write_package(project, "lib")
+    computation = Computation(package="toycalc", output="toycalc.json", root=project)
+    before = computation.source_hash()
+    assert computation.imports == ()
+    (project / "toycalc" / "late.py").write_text("import lib.deep\n")
+    assert computation.imports == ("lib",) and computation.source_hash() != before
+
+
+def test_a_computation_that_hangs_is_stopped_and_named(project):
+    write_package(project, "sleepy", "import time; time.sleep(30)")
+    cache = RunCache((Computation(package="sleepy", output="sleepy.json", root=project,
+                                  timeout=1.0),))
+    with pytest.raises(RunFailed, match=r"python -m sleepy` did not finish within 1 s"):
+        cache.refresh()
