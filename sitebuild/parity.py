@@ -78,6 +78,14 @@ def _items(text: str, start: int, end: int) -> dict[tuple[str, str], list[int]]:
     return found
 
 
+def _counts(items: dict[tuple[str, str], list[int]]) -> Counter:
+    return Counter({key: len(lines) for key, lines in items.items()})
+
+
+def _times(count: int) -> str:
+    return f" ({count}×)" if count > 1 else ""
+
+
 def _named(section: str) -> str:
     return f"section {{#{section}}}" if section else "the part before the first section"
 
@@ -108,23 +116,17 @@ def drift(english_text: str, other_text: str, english_path: str, other_path: str
             continue
         expected = _items(english_text, start, end)
         found = _items(other_text, *spans[section])
-        lacking = Counter({k: len(v) for k, v in expected.items()}) - Counter(
-            {k: len(v) for k, v in found.items()})
-        adding = Counter({k: len(v) for k, v in found.items()}) - Counter(
-            {k: len(v) for k, v in expected.items()})
+        want, have = _counts(expected), _counts(found)
         section_line = _line(other_text, spans[section][0])
-        for (feature, item), count in lacking.items():
-            where = expected[(feature, item)][-count]
-            times = f" ({count}×)" if count > 1 else ""
+        for (feature, item), count in (want - have).items():
             errors.append(Drift(other_path, section_line,
                                 f"[{language}] {_named(section)} lacks the {feature} "
-                                f"{item}{times} of {english_path}:{where}"))
-        for (feature, item), count in adding.items():
-            where = found[(feature, item)][-count]
-            times = f" ({count}×)" if count > 1 else ""
-            errors.append(Drift(other_path, where,
+                                f"{item}{_times(count)} of {english_path}:"
+                                f"{expected[(feature, item)][-count]}"))
+        for (feature, item), count in (have - want).items():
+            errors.append(Drift(other_path, found[(feature, item)][-count],
                                 f"[{language}] {_named(section)} has the {feature} "
-                                f"{item}{times}, which {english_path} lacks there"))
+                                f"{item}{_times(count)}, which {english_path} lacks there"))
     return errors
 
 

@@ -14,7 +14,7 @@
    Three parts: state (pure functions), the DOM, the events. */
 import { calculator, inverse2 } from "./bank-model.js";
 import { fill, fix, lang, pageWords, sig, vector } from "./common.js";
-import { el, keyboardScrollable, rich, svg, uid } from "./dom.js";
+import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
 import { matmul } from "./maths.js";
 import { enhance } from "./run-files.js";
 
@@ -312,9 +312,7 @@ function mount(container, examples) {
   const words = pageWords(container);
   const bank = setup(examples);
   const dom = buildDom(words, bank);
-  Array.from(container.children).forEach((node) => { node.hidden = true; });
-  container.append(dom.widget);
-  container.classList.add("is-enhanced");
+  replaceStatic(container, dom.widget);
   wire(dom, words, bank);
   dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
 }

@@ -55,3 +55,12 @@ export function keyboardScrollable(box) {
   update();
   new ResizeObserver(update).observe(box);
 }
+
+/** CONTAINER showing WIDGET in place of its static content, which stays in the page,
+    hidden, for a reader without JavaScript; KEEP (a child) stays shown, and WIDGET
+    goes before it. The container is marked enhanced (run-files.js's enhance). */
+export function replaceStatic(container, widget, keep = null) {
+  Array.from(container.children).forEach((node) => { node.hidden = node !== keep; });
+  container.insertBefore(widget, keep);
+  container.classList.add("is-enhanced");
+}

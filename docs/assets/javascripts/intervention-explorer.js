@@ -19,7 +19,7 @@
 
    Three parts: state and arithmetic (pure functions), the DOM, the events. */
 import { fill, fix, pageWords, sci, sig } from "./common.js";
-import { el, keyboardScrollable, uid } from "./dom.js";
+import { el, keyboardScrollable, replaceStatic, uid } from "./dom.js";
 import { mse, mulberry32, normals } from "./maths.js";
 import { drawLatents, exampleOf, FEATURES, predict, ROLES } from "./playground-model.js";
 import { enhance } from "./run-files.js";
@@ -222,9 +222,7 @@ function mount(container, results) {
     setting: { R: flat(results.mixing_matrix), keys, queryScale: results.config.query_scale },
   };
   const dom = buildDom(words, run);
-  Array.from(container.children).forEach((node) => { node.hidden = true; });
-  container.append(dom.widget);
-  container.classList.add("is-enhanced");
+  replaceStatic(container, dom.widget);
   wire(dom, words, run);
   dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
 }

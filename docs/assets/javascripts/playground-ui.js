@@ -16,7 +16,7 @@
 
    Three parts: the settings and their checks, the DOM, the training loop. */
 import { fill, parse, sci, sig, siteWords } from "./common.js";
-import { el, keyboardScrollable, rich, uid } from "./dom.js";
+import { el, keyboardScrollable, replaceStatic, rich, uid } from "./dom.js";
 import * as model from "./playground-model.js";
 import * as views from "./playground-views.js";
 import { enhance } from "./run-files.js";
@@ -336,9 +336,7 @@ function mount(container, results) {
   };
   const dom = buildDom(words, run);
   const kept = container.querySelector(":scope > .playground-try");
-  Array.from(container.children).forEach((node) => { node.hidden = node !== kept; });
-  container.insertBefore(dom.widget, kept);
-  container.classList.add("is-enhanced");
+  replaceStatic(container, dom.widget, kept);
   wire(dom, words, run);
   keyboardScrollable(dom.maps);
 }

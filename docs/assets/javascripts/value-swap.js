@@ -10,7 +10,7 @@
    tests/browser/test_value_swap.py holds it to the Python to 1e-9. */
 import { update } from "./bank-model.js";
 import { fill, lang, pageWords, sig, vector } from "./common.js";
-import { el, keyboardScrollable, rich, svg, uid } from "./dom.js";
+import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
 import { enhance } from "./run-files.js";
 
 
@@ -124,9 +124,7 @@ function mount(container, examples) {
   const words = pageWords(container);
   const bank = setup(examples);
   const dom = buildDom(words, bank);
-  Array.from(container.children).forEach((node) => { node.hidden = true; });
-  container.append(dom.widget);
-  container.classList.add("is-enhanced");
+  replaceStatic(container, dom.widget);
   let swapped = false;
   dom.swap.addEventListener("click", () => {
     swapped = !swapped;
