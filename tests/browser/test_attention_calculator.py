@@ -11,10 +11,10 @@ import json
 import math
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from examples import bank
 from sitebuild.numbers import MINUS, format_value, format_vector
+from tests.browser import axe
 from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -259,8 +259,7 @@ def test_calculator_has_no_axe_violations(open_site_page, scheme):
     page.wait_for_selector(WIDGET)
     page.locator(f"{WIDGET} input[type=checkbox]").uncheck()
     page.locator(f"{WIDGET} input[type=checkbox]").check()  # −∞ and zero weights shown
-    violations = Axe().run(page, context=".attention-calculator").response["violations"]
-    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert axe.violations(page, ".attention-calculator") == []
 
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
@@ -272,6 +271,5 @@ def test_at_phone_width_the_calculator_fits_and_passes_axe(open_site_page, schem
     widget.scroll_into_view_if_needed()
     assert widget.bounding_box()["width"] <= PHONE["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    violations = Axe().run(page, context=".attention-calculator").response["violations"]
-    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert axe.violations(page, ".attention-calculator") == []
     assert traffic.console_errors == [] and traffic.page_errors == []

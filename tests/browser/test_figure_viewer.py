@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests.browser import axe
 from tests.browser.conftest import SCHEMES
 from tests.project import DEFAULT, LANGUAGES, site_words
 
@@ -148,8 +148,7 @@ def test_two_finger_pinch_zooms(open_site_page):
 def test_open_viewer_has_no_axe_violations(open_site_page, scheme):
     page, _ = open_site_page(DEFAULT, PAGE, scheme=scheme)
     open_first_figure(page)
-    violations = Axe().run(page).response["violations"]
-    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert axe.violations(page) == []
 
 
 # Material shows an image whose address ends in #only-light on a light page only, and

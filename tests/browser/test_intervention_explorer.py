@@ -13,7 +13,6 @@ import math
 
 import pytest
 import torch
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from experiment.data import QUERY, mix, teacher
@@ -21,6 +20,7 @@ from experiment.interventions import erase_payload, erase_query, shift_irrelevan
 from experiment.model import Student, mse
 from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE, SUBSTANTIAL_MSE
 from sitebuild.numbers import format_value
+from tests.browser import axe
 from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -238,5 +238,4 @@ def test_explorer_with_edits_shown_has_no_axe_violations(open_site_page, scheme)
     page.wait_for_selector(EXPLORER)
     choose(page, erase_query_feature=1, shift=5)
     assert page.locator(f"{EXPLORER} td.is-edited").count() > 0
-    violations = Axe().run(page, context=".intervention-explorer").response["violations"]
-    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert axe.violations(page, ".intervention-explorer") == []

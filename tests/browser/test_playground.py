@@ -17,7 +17,6 @@ import json
 
 import pytest
 import torch
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from experiment import data, train
@@ -25,6 +24,7 @@ from experiment.config import Config
 from experiment.variants import VARIANTS, student_for
 from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE
 from sitebuild.numbers import format_value
+from tests.browser import axe
 from tests.browser.conftest import open_page, page_url
 from tests.project import DEFAULT, LANGUAGES, ROOT, TRANSLATIONS, site_words
 
@@ -322,8 +322,7 @@ def test_the_playground_has_no_axe_violations(open_site_page, server, scheme, wi
     for _ in range(5):
         button(page, words, "step").click()
     assert page.locator(f"{WIDGET} [aria-invalid=true]").count() == 1
-    violations = Axe().run(page, context=".training-playground").response["violations"]
-    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert axe.violations(page, ".training-playground") == []
     if width < 400:  # a phone: nothing wider than the page but the maps' own scroll box
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")

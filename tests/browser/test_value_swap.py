@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from examples import bank
 from sitebuild.numbers import format_value, format_vector
+from tests.browser import axe
 from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -120,8 +120,7 @@ def test_without_javascript_the_static_table_remains(open_site_page, examples, l
 def test_swapped_widget_has_no_axe_violations(open_site_page, scheme):
     page, _ = open_site_page(TRANSLATIONS[0], "attention/", scheme=scheme)
     page.locator(f"{WIDGET} button[aria-pressed]").click()
-    violations = Axe().run(page, context=".value-swap").response["violations"]
-    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert axe.violations(page, ".value-swap") == []
 
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
@@ -132,6 +131,5 @@ def test_at_phone_width_the_swap_fits_and_passes_axe(open_site_page, scheme):
     widget = page.locator(WIDGET)
     widget.scroll_into_view_if_needed()
     assert widget.bounding_box()["width"] <= PHONE["width"]
-    violations = Axe().run(page, context=".value-swap").response["violations"]
-    assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations] == []
+    assert axe.violations(page, ".value-swap") == []
     assert traffic.console_errors == [] and traffic.page_errors == []
