@@ -34,9 +34,12 @@ TIMES = "\u00a0×\u00a010"  # no-break spaces keep "1.3 × 10⁻³¹" on one lin
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 # Every style with an example, for the message of an unknown one.
-STYLES = ("int (4096), fixN (fix3: 0.332), sigN (sig2: 0.75), sciN (sci2: 1.3 × 10⁻³¹), "
-          "plain (0.03), text (2.13.0+cpu), short (3f9a1c0b2d4e)")
-_STYLE = re.compile(r"^(int|plain|text|short|(fix|sig|sci)(\d{1,2}))$")
+STYLES = ("int (4096), fixN (fix3: 0.332), zeroN (zero2: ≈ 0, else as fix2), sigN (sig2: 0.75), "
+          "sciN (sci2: 1.3 × 10⁻³¹), plain (0.03), text (2.13.0+cpu), short (3f9a1c0b2d4e)")
+_STYLE = re.compile(r"^(int|plain|text|short|(fix|zero|sig|sci)(\d{1,2}))$")
+# zeroN: a value that rounds to zero at N decimals reads "≈ 0" rather than "0.00",
+# which looks like an exact zero; any other value prints as fixN would.
+NEAR_ZERO = "\u2248\u00a00"
 
 
 class FormatError(ValueError):
@@ -86,8 +89,11 @@ def format_value(value, style: str, language: str) -> str:
         return _localise(f"{int(value):,d}", language)
     if style == "plain":
         return _localise(repr(value), language)
-    if kind == "fix":
-        return _localise(_rounded(value, f",.{digits}f"), language)
+    if kind in ("fix", "zero"):
+        text = _localise(_rounded(value, f",.{digits}f"), language)
+        if kind == "zero" and not any(c in "123456789" for c in text):
+            return NEAR_ZERO
+        return text
     if kind == "sig":
         if digits < 1:
             raise FormatError("sig needs at least one digit")

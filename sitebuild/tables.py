@@ -22,15 +22,6 @@ def _per_seed(values, language: str, model: str,
             for i in range(len(lookup(values, f"{model}.seeds")))]
 
 
-def heldout(values, language: str) -> list[list[str]]:
-    """Per seed: seed, held-out MSE, uniform-attention MSE, largest |response − intended|
-    over both maps (1 − R² is left out: for these maps it says what that last column
-    says)."""
-    return _per_seed(values, language, "experiment", [
-        ("num", "seed", "int"), ("num", "heldout_mse", "sci2"),
-        ("num", "uniform_attention_mse", "fix3"), ("num", "max_response_error", "sci1")])
-
-
 def interventions(values, language: str) -> list[list[str]]:
     """Per seed: seed, erase-query MSEs, erase-payload MSEs, shift change."""
     return _per_seed(values, language, "experiment", [
@@ -123,7 +114,6 @@ def bank_queries(values, language: str) -> list[list[str]]:
 
 
 TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
-    "heldout": heldout,
     "interventions": interventions,
     "learned_keys": learned_keys,
     "three_keys": three_keys,

@@ -76,8 +76,9 @@ def test_every_printed_value_is_this_builds_result(site, values, language, page)
 
 def _half_unit(shown: float, style: str) -> float:
     """Half a unit in the last printed digit: how far rounding can move a value."""
-    digits = int(style[3:]) if style[:3] in ("fix", "sci", "sig") else 0
-    if style.startswith("fix"):
+    counted = re.fullmatch(r"(?:fix|zero|sci|sig)(\d+)", style)
+    digits = int(counted.group(1)) if counted else 0
+    if style.startswith(("fix", "zero")):
         return 0.5 * 10.0**-digits
     if style.startswith(("sci", "sig")) and shown != 0:
         return 0.5 * 10.0 ** (math.floor(math.log10(abs(shown))) - digits + 1)
@@ -88,8 +89,7 @@ def _half_unit(shown: float, style: str) -> float:
 def test_every_per_seed_table_shows_every_seed(site, values, language):
     html = soup(page_file(site, language, "feature-recovery/"))
     tables = {  # the per-seed keys each model's table shows, one cell per seed
-        "experiment": ("heldout_mse", "uniform_attention_mse", "max_response_error",
-                       "interventions.erase_query", "interventions.erase_payload",
+        "experiment": ("interventions.erase_query", "interventions.erase_payload",
                        "interventions.shift_irrelevant"),
         "experiment.variants.learned_keys": ("heldout_mse", "query_block_determinant",
                                              "response_error.value", "score_map_error"),
@@ -106,6 +106,10 @@ def test_every_per_seed_table_shows_every_seed(site, values, language):
             cells = [span for span in html.select("td span.value")
                      if re.fullmatch(pattern, span["data-key"])]
             assert len(cells) == len(seeds), (model, key)
+    for student in ("experiment", *(f"experiment.variants.{name}" for name in
+                                    ("learned_keys", "three_keys", "three_keys_sgd"))):
+        for key in ("heldout_mse", "uniform_attention_mse"):  # the results table
+            assert html.select(f'td span.value[data-key="{student}.summary.{key}"]'), student
     for summary in ("erase_query", "erase_payload",
                     "erase_query_vs_teacher", "erase_payload_vs_teacher"):
         assert html.select(f'td span.value[data-key="experiment.summary.{summary}"]'), summary

@@ -102,6 +102,15 @@ def test_items_in_a_sentence_end_with_the_languages_and(language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_a_value_that_rounds_to_zero_reads_near_zero_and_no_other(language):
+    assert format_value(9.3e-32, "zero2", language) == "\u2248\u00a00"
+    assert format_value(-0.004, "zero2", language) == "\u2248\u00a00"
+    assert format_value(0.006, "zero2", language) == written("0.01", language)
+    assert format_value(0.33, "zero2", language) == written("0.33", language)
+    assert format_range(1e-31, 6e-27, "zero2", language) == "\u2248\u00a00"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_range_collapses_when_both_ends_print_the_same(language):
     assert format_range(0.139, 0.153, "fix3", language) == written("0.139–0.153", language)
     assert format_range(0.1391, 0.1392, "fix3", language) == written("0.139", language)
