@@ -110,28 +110,24 @@ def teaser(data, language, theme, roles) -> Figure:
     return fig
 
 
-def _distinct_keys(s):
+def _distinct_keys(tokens, roles, keys):
     """One arrow per distinct key: [(key, tokens that share it, role)]."""
     groups = {}
-    for token, role, key in zip(s["tokens"], s["roles"], s["K"], strict=True):
+    for token, role, key in zip(tokens, roles, keys, strict=True):
         groups.setdefault(tuple(key), (role, []))[1].append(token)
     return [(key, tokens, role) for key, (role, tokens) in groups.items()]
 
 
-def query_keys(data, language, theme, roles) -> Figure:
-    """The look plane of sentence 2: "bank"'s query, every word's key, the projections."""
-    s = data["bank"]["sentences"][language][1]
+def _shadows(ax, s, query, keys, theme, language, roles, limits, ticks) -> None:
+    """The look plane of sentence S: "bank"'s QUERY, the KEYS of its words, and each
+    key's shadow on the query's line, whose length times the query's is the dot product."""
     words = locales.record(language).figures
-    bank_word = s["tokens"][s["ambiguous"]]
-    fig = Figure(figsize=(4.4, 3.0), layout="constrained")
-    ax = fig.add_subplot()
-    _plane(ax, theme, language, ((-1.3, 3.3), (-1.3, 1.4)), ((-1, 0, 1, 2, 3), (-1, 0, 1)),
-           "u", "w", symbols=True)
-    q = np.array(s["query"])
+    _plane(ax, theme, language, limits, ticks, "u", "w", symbols=True)
+    q = np.asarray(query)
     unit = q / np.linalg.norm(q)
     _arrow(ax, (0, 0), q, roles["query"], width=2.6,
-           label=words["query"].format(w=bank_word))
-    for key, tokens, role in _distinct_keys(s):
+           label=words["query"].format(w=s["tokens"][s["ambiguous"]]))
+    for key, tokens, role in _distinct_keys(s["tokens"], s["roles"], keys):
         colour = roles[role]
         _arrow(ax, (0, 0), key, colour, width=1.6, style="--" if role == "plain" else "-")
         foot = unit * float(np.dot(key, unit))  # the key's shadow on the query's line
@@ -143,6 +139,38 @@ def query_keys(data, language, theme, roles) -> Figure:
                     textcoords="offset points", color=colour, ha="left",
                     va="top" if below else "bottom", fontsize=9)
     ax.legend(frameon=False, loc="upper right", fontsize=9, handlelength=1.5)
+
+
+def query_keys(data, language, theme, roles) -> Figure:
+    """The look plane of sentence 2: "bank"'s query, every word's key, the projections."""
+    s = data["bank"]["sentences"][language][1]
+    fig = Figure(figsize=(4.4, 3.0), layout="constrained")
+    _shadows(fig.add_subplot(), s, s["query"], s["K"], theme, language, roles,
+             ((-1.3, 3.3), (-1.3, 1.4)), ((-1, 0, 1, 2, 3), (-1, 0, 1)))
+    return fig
+
+
+def _span(values, margin) -> tuple[float, float]:
+    """An axis's limits: from below 0 and every value to above them, by MARGIN."""
+    return min(0.0, *values) - margin, max(0.0, *values) + margin
+
+
+def basis_change(data, language, theme, roles) -> Figure:
+    """The look plane of sentence 2 again, in head 1's changed basis: the query x W_Q M,
+    the keys x W_K M^-T; the clue's dot product with the query is written on it."""
+    s = data["bank"]["sentences"][language][1]
+    heads = data["heads"]
+    query, keys = heads["query_new"], heads["keys_new"][language]
+    points = [query, *keys]
+    limits = tuple(_span([p[axis] for p in points], 0.6) for axis in (0, 1))
+    ticks = tuple(range(int(np.ceil(low)), int(np.floor(high)) + 1) for low, high in limits)
+    fig = Figure(figsize=(4.4, 3.3), layout="constrained")
+    ax = fig.add_subplot()
+    _shadows(ax, s, query, keys, theme, language, roles, limits, ticks)
+    clue = keys[s["clue"]]
+    ax.text(0.98, 0.04, f"q · k = {number(float(np.dot(query, clue)), language, None)}",
+            transform=ax.transAxes, ha="right", color=roles[s["roles"][s["clue"]]],
+            fontstyle="italic", fontsize=10)
     return fig
 
 
@@ -276,6 +304,7 @@ def head_pattern(index: int):
 
 
 DRAWINGS = {"bank-teaser": teaser, "bank-query-keys": query_keys,
+            "bank-basis-change": basis_change,
             "bank-bars": bars, "bank-pattern": pattern,
             "bank-values-1": values_update(1), "bank-values-2": values_update(2),
             "bank-head-1": head_pattern(1), "bank-head-2": head_pattern(2)}

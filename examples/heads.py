@@ -115,6 +115,10 @@ def compute() -> dict:
         "query_new": (ambiguous @ changed["W_Q"][0]).tolist(),
         "clue_key": (clue @ w["W_K"][0]).tolist(),
         "clue_key_new": (clue @ changed["W_K"][0]).tolist(),
+        # Head 1's keys of every word of each language's second sentence after it, for
+        # the look plane drawn again in the new basis.
+        "keys_new": {language: (bank.embed(pair[1]) @ changed["W_K"][0]).tolist()
+                     for language, pair in bank.sentences().items()},
         "weight_change": {"W_Q": largest(changed["W_Q"] - w["W_Q"]),
                           "W_K": largest(changed["W_K"] - w["W_K"]),
                           "W_V": largest(changed["W_V"] - w["W_V"]),

@@ -578,6 +578,25 @@ def basis_change_keeps_scores(values):
     )
 
 
+def _key_grows(values) -> None:
+    set_value(values, "examples.heads.clue_key_new", [2.0, 0.0])
+
+
+@claim(refute=_key_grows)
+def basis_change_trades_query_length_for_key_length(values):
+    """Under the change of basis M the query of "bank" grows longer and the clue's key
+    shorter (the figure's "grows", "shrinks"), the dot product staying as it was."""
+    heads = lookup(values, "examples.heads")
+    length = {name: math.hypot(*heads[name])
+              for name in ("query", "query_new", "clue_key", "clue_key_new")}
+    return evidence(
+        above("query_length_after", length["query_new"], length["query"], "sig3"),
+        below("key_length_after", length["clue_key_new"], length["clue_key"], "sig3"),
+        detail=f"|q| {length['query']:.3g} -> {length['query_new']:.3g}, |k| "
+               f"{length['clue_key']:.3g} -> {length['clue_key_new']:.3g}",
+    )
+
+
 @claim(refute=lambda v: set_value(v, "examples.heads.output_change", 0.3))
 def value_side_change_keeps_output(values):
     """Invertible changes of basis on both sides move every weight matrix visibly but

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from matplotlib import rc_context
-from matplotlib.text import Text
+from matplotlib.text import Annotation, Text
 
 import locales
 from examples import bank_figures
@@ -48,3 +48,25 @@ def test_each_languages_figures_write_its_decimal_sign_and_minus_signs(data, lan
 def test_number_writes_the_pages_way(value, language, digits, written):
     decimal = locales.record(language).numbers.decimal
     assert bank_figures.number(value, language, digits) == written.replace(".", decimal)
+
+
+def _arrow_tips(fig) -> list[tuple[float, float]]:
+    return [tuple(a.xy) for a in fig.findobj(Annotation) if a.arrow_patch is not None]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_basis_change_figure_draws_the_runs_new_query_and_keys_and_their_dot(data,
+                                                                                  language):
+    heads = data["heads"]
+    s = data["bank"]["sentences"][language][1]
+    for query in (heads["query_new"], [4.0, -1.0]):  # the run's, then a planted one
+        planted = {**data, "heads": {**heads, "query_new": query}}
+        with rc_context(style(THEME)):
+            fig = bank_figures.basis_change(planted, language, THEME, bank_figures.ROLES[""])
+        tips = _arrow_tips(fig)
+        assert tuple(query) in tips
+        assert {tuple(k) for k in heads["keys_new"][language]} <= set(tips)
+        dot = sum(a * b for a, b in zip(query, heads["keys_new"][language][s["clue"]],
+                                        strict=True))
+        label = f"q · k = {bank_figures.number(dot, language, None)}"
+        assert label in [t.get_text() for t in fig.findobj(Text)]

@@ -93,6 +93,8 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (bank, {"W_Q2": bank.W_Q}, "second_head_looks_at_words_like_itself"),
     (bank, {"W_O": W_O_HEAD_2_INTO_SENSES}, "second_head_leaves_the_sense"),
     (heads, {"M": ((1.0, 0.0), (0.0, 1.0))}, "basis_change_keeps_scores"),
+    # M halves the query's first coordinate: the query shrinks, the clue's key grows
+    (heads, {"M": ((0.5, 0.0), (0.0, 1.0))}, "basis_change_trades_query_length_for_key_length"),
     (heads, {"N": ((1.0, 0.0), (0.0, 1.0))}, "value_side_change_keeps_output"),
     (heads, {"M": ((1.0, 0.0), (0.0, 1.0))}, "only_products_are_pinned"),
     (heads, {"reorder_heads": reorder_heads_forgetting_w_o}, "head_order_is_free"),
