@@ -12,7 +12,7 @@ import jupytext
 import nbclient
 import nbformat
 
-from provenance.files import atomic_write
+from atomicfile import atomic_write
 
 SOURCE = Path(__file__).with_name("notebook.pct.py")
 OUTPUT = "companion.ipynb"

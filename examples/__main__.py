@@ -7,8 +7,8 @@ from pathlib import Path
 
 import torch
 
+from atomicfile import atomic_write
 from examples import bank, heads, scaling, two_positions
-from provenance.files import atomic_write
 
 FORMAT_VERSION = 3  # 3: the bank model in two planes carries the article
 

@@ -22,13 +22,13 @@ from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
 import locales
+from drawing import files as figure_files
+from drawing.style import SCHEMES, signed
 from examples.bank import senses as bank_senses
 from examples.figures import THEMES, style
-from provenance import figures as figure_files
-from provenance.figure_style import SCHEMES, signed
 
 # Per theme: the colour of each role's arrows. Plain words take the shared style's
-# reference colour and the head output its ink (provenance/figure_style.py); the roles
+# reference colour and the head output its ink (drawing/style.py); the roles
 # that carry meaning take Okabe-Ito hues that read on that theme's background.
 ROLES = {
     scheme.suffix: {"plain": scheme.reference, "h": scheme.foreground, **hues}

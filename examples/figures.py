@@ -4,7 +4,7 @@ a light page, and <name>-dark.svg/.png, drawn for a dark one (not inverted).
 The scaling figure holds symbols only, no words, so one file serves every language
 but for the decimal mark: scaling-comma[-dark].svg is the decimal-comma pages'. The
 bank model's figures (bank_figures) carry each page's words. The pages' captions
-say what to look at. Output is deterministic (provenance.figures
+say what to look at. Output is deterministic (drawing.files
 saves them) and uses no pyplot global state.
 """
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from provenance import figures as figure_files
-from provenance.figure_style import DECIMAL_MARKS, SCHEMES, with_decimal_mark
+from drawing import files as figure_files
+from drawing.style import DECIMAL_MARKS, SCHEMES, with_decimal_mark
 
-# The shared schemes (provenance.figure_style), in this module's terms.
+# The shared schemes (drawing.style), in this module's terms.
 THEMES = {scheme.suffix: {"background": scheme.background, "ink": scheme.foreground,
                           "grid": scheme.grid, "scaled": scheme.seed_colours[0],
                           "unscaled": scheme.seed_colours[1], "reference": scheme.reference}

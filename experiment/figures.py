@@ -9,7 +9,7 @@ language, but for the decimal mark: a figure that prints decimals has
 writes a decimal comma. The site's captions say what to look at. Colours are
 colour-blind safe in both schemes (Okabe-Ito lines, which also differ by line style and
 marker; heat maps in PuOr's orange against purple). Output is
-deterministic (provenance.figures saves them) and uses no pyplot global state.
+deterministic (drawing.files saves them) and uses no pyplot global state.
 """
 
 import itertools
@@ -24,8 +24,8 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import NullFormatter
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
-from provenance import figures as figure_files
-from provenance.figure_style import (  # noqa: F401 (callers name DARK and LIGHT here)
+from drawing import files as figure_files
+from drawing.style import (  # noqa: F401 (callers name DARK and LIGHT here)
     DARK,
     DECIMAL_MARKS,
     LIGHT,

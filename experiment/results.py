@@ -12,11 +12,11 @@ from pathlib import Path
 
 import torch
 
+from atomicfile import atomic_write
 from experiment import data, measure, train
 from experiment.config import Config
 from experiment.model import trainable_parameters
 from experiment.variants import VARIANTS, Variant, particulars, student_for
-from provenance.files import atomic_write
 from provenance.source import source_hash as _source_hash
 
 FORMAT = "feature-recovery-results"

@@ -1,7 +1,5 @@
-"""What every computation behind the pages shares: how it writes its files
-(``files``), how it saves its figures reproducibly (``figures``) and how its
-source is identified (``source``).
+"""How a computation's source is identified (``source``): the hash that its output
+records and that the site build keys its cached run on.
 
-Both ``experiment`` and ``examples`` use it, so it is part of each one's
-source: ``source.source_hash`` covers this package too.
+Every computation depends on it, so ``source.source_hash`` covers this package too.
 """

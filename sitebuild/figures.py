@@ -4,7 +4,7 @@
     {{ figure bank-bars-LANG "Bars, one per word of the second sentence: …" }}
 
 A figure is drawn for a light page and for a dark one, and, if it prints decimals,
-once more with decimal commas (provenance.figure_style). The line becomes the two
+once more with decimal commas (drawing.style). The line becomes the two
 images of the page's twins, with the alt text written once for both; Material shows
 the one whose address ends in #only-light on a light page, #only-dark on a dark one:
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 import locales
-from provenance.figure_style import SCHEMES, decimal_mark
+from drawing.style import SCHEMES, decimal_mark
 
 PUBLISHED = "run"  # the key of the values that lists the runs' published files
 RUN_DIR = "run"  # where the runs' files are published (sitebuild.notebook.RUN_DIR)

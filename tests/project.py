@@ -43,6 +43,7 @@ TRANSLATIONS = LANGUAGES[1:]
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
 PROJECT_PARTS = ("docs", "experiment", "examples", "companion", "locales", "provenance",
+                 "drawing", "atomicfile",
                  "sitebuild", "overrides", "mkdocs.yml", "pyproject.toml")
 
 # Tests that build a project of their own (serve, failing builds): the suite starts

@@ -51,7 +51,7 @@ def test_every_file_goes_through_the_atomic_write(tmp_path, monkeypatch):
         real(path, content)
 
     monkeypatch.setattr(cli, "atomic_write", recording)
-    monkeypatch.setattr("provenance.figures.atomic_write", recording)
+    monkeypatch.setattr("drawing.files.atomic_write", recording)
     assert cli.main(["--out", str(tmp_path)]) == 0
     assert sorted(written) == sorted(["examples.json", *FIGURE_FILES])
     assert written[-1] == "examples.json"  # last: its presence means the figures are there
@@ -61,7 +61,7 @@ def test_a_failed_write_leaves_no_results_and_no_temporary_file(tmp_path, monkey
     def full_disk(path, content):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("provenance.figures.atomic_write", full_disk)
+    monkeypatch.setattr("drawing.files.atomic_write", full_disk)
     assert cli.main(["--out", str(tmp_path)]) == 1
     assert list(tmp_path.iterdir()) == []
     assert "No space left on device" in capsys.readouterr().err

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
+from atomicfile import atomic_write
 from experiment import results as results_module
 from experiment.__main__ import main
 from experiment.figures import FIGURES, file_names
-from provenance.files import atomic_write
 from tests.experiment.cli import run_cli
 from tests.project import ROOT
 

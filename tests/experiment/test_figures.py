@@ -7,8 +7,8 @@ import pytest
 from matplotlib import rc_context
 from matplotlib.text import Text
 
+from drawing.style import DECIMAL_COMMA, with_decimal_mark
 from experiment.figures import FIGURES, LIGHT, SCHEMES, SYMBOLS, style
-from provenance.figure_style import DECIMAL_COMMA, with_decimal_mark
 
 # A number as the figures print it: a minus (hyphen or U+2212), digits, a point, perhaps
 # a superscript exponent (10⁻³⁰), or a vulgar fraction.

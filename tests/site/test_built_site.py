@@ -13,7 +13,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 import locales
-from provenance.figure_style import DECIMAL_COMMA
+from drawing.style import DECIMAL_COMMA
 from sitebuild.runs import computations
 from sitebuild.values import FORMATTERS, lookup, range_ends
 from tests.printed_numbers import parse_number

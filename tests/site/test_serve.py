@@ -168,7 +168,7 @@ def test_preview_runs_every_computation_again_after_an_edit_of_provenance(previe
     in this file, and not undone (the copy goes with the test): undoing would run both
     computations once more for nothing."""
     before = re.search(r'data-key="experiment.source_hash"[^>]*>(\w+)<', preview.page(""))[1]
-    shared = project / "provenance" / "files.py"
+    shared = project / "provenance" / "source.py"
     mark = len(preview.log)
     preview.rebuild_after(lambda: shared.write_text(
         shared.read_text(encoding="utf-8") + "\n# an edit of the shared code\n",

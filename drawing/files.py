@@ -15,8 +15,8 @@ from typing import NamedTuple
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from provenance.figure_style import DECIMAL_COMMA
-from provenance.files import atomic_write
+from atomicfile import atomic_write
+from drawing.style import DECIMAL_COMMA
 
 PNG_DPI = 150
 
