@@ -256,25 +256,37 @@ def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
 
 
 def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool,
-                scheme: Scheme, alpha: float = 1.0) -> None:
+                scheme: Scheme, alpha: float = 1.0, label_scale: float = 1.3) -> None:
     """Keys as points, with every difference between two of them as an edge."""
     keys = np.asarray(keys)
     for i, j in itertools.combinations(range(len(keys)), 2):
         ax.plot(*zip(keys[i], keys[j], strict=True), color=colour, linestyle=linestyle,
                 linewidth=1.4, alpha=alpha)
     ax.scatter(*keys.T, color=colour, marker=marker, s=22, depthshade=False, alpha=alpha)
-    if labels:
+    if labels:  # each label out from the keys' centre, clear of the edges
+        centre = keys.mean(axis=0)
         for i, key in enumerate(keys):
-            ax.text(*(1.3 * key), subscript("k", i + 1), color=scheme.foreground,
+            ax.text(*(centre + label_scale * (key - centre)), subscript("k", i + 1),
+                    color=scheme.foreground,
                     fontstyle="italic", ha="center", va="center", fontsize=LABEL_SIZE)
+
+
+def _right_angle(ax, corner, along_plane, normal, colour: str, size: float = 0.3) -> None:
+    """A right-angle mark at CORNER between a direction in the plane and its NORMAL."""
+    e = np.asarray(along_plane) / np.linalg.norm(along_plane)
+    n = np.asarray(normal) / np.linalg.norm(normal)
+    corner = np.asarray(corner)
+    path = [corner + size * e, corner + size * (e + n), corner + size * n]
+    ax.plot(*zip(*path, strict=True), color=colour, linewidth=1.4)
 
 
 def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
     """Top left: the four fixed keys, a tetrahedron whose six edges are their
     differences. Top right: the first three keys, the triangle of their differences (a
-    plane), and the invisible direction u at right angles to it. Below: each
-    learned-keys seed's keys (coloured) against the fixed ones (grey, dotted), in
-    that seed's own query coordinates."""
+    plane), and the invisible direction u at right angles to it, with a right-angle
+    mark. Below: each learned-keys seed's keys (coloured, labelled) against the fixed
+    ones (grey, dotted), in that seed's own query coordinates, and the fixed keys in
+    that seed's basis, K M^-T + c, as rings around them."""
     fixed = np.asarray(results["fixed_keys"])  # (4, 3)
     direction = np.asarray(results["variants"]["three_keys"]["invisible_direction"])  # (3,)
     seeds = results["variants"]["learned_keys"]["seeds"]
@@ -295,6 +307,7 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
     three.text(*(centre + 1.38 * direction), "u", color=scheme.seed_colours[1],
                fontstyle="italic", fontweight="bold", ha="center", va="center",
                fontsize=LABEL_SIZE)
+    _right_angle(three, centre, fixed[0] - centre, direction, scheme.seed_colours[1])
     for k, seed in enumerate(seeds):
         learned = np.asarray(seed["keys"])
         reach = max(float(np.abs(learned).max()), float(np.abs(fixed).max())) * 1.25
@@ -302,8 +315,12 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
         _tetrahedron_axes(ax, scheme, reach)
         _keys_drawn(ax, fixed, scheme.reference, ":", ".", False, scheme, alpha=0.8)
         colour = scheme.seed_colours[k % len(scheme.seed_colours)]
+        # The fixed keys in this seed's basis, K M^-T + c, as rings: the learned keys sit
+        # in them.
+        ax.scatter(*np.asarray(seed["mapped_fixed_keys"]).T, s=110, facecolors="none",
+                   edgecolors=scheme.foreground, linewidths=1.0, depthshade=False)
         _keys_drawn(ax, learned, colour, SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
-                    SEED_MARKERS[k % len(SEED_MARKERS)], False, scheme)
+                    SEED_MARKERS[k % len(SEED_MARKERS)], True, scheme, label_scale=1.45)
         ax.text2D(0.02, 0.92, f"s = {seed['seed']}", transform=ax.transAxes,
                   fontstyle="italic", color=scheme.foreground, fontsize=LABEL_SIZE)
     return fig

@@ -17,6 +17,7 @@ from experiment import data, measure, train
 from experiment.config import Config
 from experiment.model import trainable_parameters
 from experiment.variants import VARIANTS, Variant, particulars, student_for
+from provenance.source import project_imports
 from provenance.source import source_hash as _source_hash
 
 FORMAT = "feature-recovery-results"
@@ -28,8 +29,10 @@ THREADS = 1
 
 
 def source_hash() -> str:
-    """The experiment's source hash, by the rule the site build caches runs with."""
-    return _source_hash(PACKAGE_DIR.parent, PACKAGE_DIR.name)
+    """The experiment's source hash, by the rule the site build caches runs with: its
+    own source and that of every project package it imports."""
+    root, name = PACKAGE_DIR.parent, PACKAGE_DIR.name
+    return _source_hash(root, name, *project_imports(root, name))
 
 
 def run(config: Config, on_measured: Callable[[str, dict], None] | None = None) -> dict:

@@ -53,9 +53,17 @@ def particulars(variant: Variant, student: Student, R: torch.Tensor,
     query_response, _ = measure.responses(student, R)
     if variant.learn_keys:
         # Non-zero: the student's query coordinates are an invertible mix of the intended ones.
-        determinant = torch.linalg.det(query_response[data.QUERY])
-        return {"keys": student.keys.detach().tolist(),
-                "query_block_determinant": float(determinant)}
+        M = query_response[data.QUERY]  # (3, 3): the query features -> its query coordinates
+        determinant = torch.linalg.det(M)
+        # Scores see only q K^T up to a term shared by all keys, so with queries q M the
+        # loss is as low with keys K M^-T + c, any c: the fixed keys in the student's
+        # basis, shifted by the c that fits its keys best (their mean difference).
+        keys = student.keys.detach()
+        in_its_basis = data.fixed_keys @ torch.linalg.inv(M).T
+        mapped = in_its_basis + (keys - in_its_basis).mean(dim=0)
+        return {"keys": keys.tolist(), "query_block_determinant": float(determinant),
+                "mapped_fixed_keys": mapped.tolist(),
+                "mapped_key_error": measure.largest(keys - mapped)}
     directions = measure.invisible_directions(variant.keys)  # (d, 3)
     if len(directions) == 0:
         return {}

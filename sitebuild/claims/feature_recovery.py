@@ -482,6 +482,18 @@ def learned_keys_score_map_matches_teacher(values):
                            f"{_in_eps(worst, values)} (needs < {VARIANT_ENTRY_EPS} ε)")
 
 
+@claim(refute=lambda v: set_value(
+    v, "experiment.variants.learned_keys.seeds.1.mapped_key_error", 0.05))
+def learned_keys_are_the_fixed_keys_in_another_basis(values):
+    """Every seed's learned keys are the fixed keys K M^-T + c in that seed's own basis
+    (M its query block), to rounding: the key figure draws both, one over the other."""
+    worst = max(s["mapped_key_error"] for s in _seeds(values, "learned_keys"))
+    return evidence(below("largest_mapped_key_error", worst,
+                          _entry_bound(values, "learned_keys"), EPS_STYLE),
+                    detail=f"largest |learned key - K M^-T - c| {_in_eps(worst, values)} "
+                           f"(needs < {VARIANT_ENTRY_EPS} ε)")
+
+
 @claim(refute=lambda v: set_value(v, "experiment.variants.three_keys.seeds.0.visible_departure",
                                   0.3))
 def three_keys_departs_along_invisible_direction(values):
