@@ -18,8 +18,9 @@ roles apart as well, for a reader who cannot tell the colours apart.
 from pathlib import Path
 
 import numpy as np
-from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.colors import LinearSegmentedColormap, to_rgba
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 import locales
 from drawing import files as figure_files
@@ -303,8 +304,65 @@ def head_pattern(index: int):
     return draw
 
 
+def _cells(ax, x, y, values, language, fills, theme, width=1.0, digits=2) -> None:
+    """A row of cells from (X, Y), left to right, each value written the page's way on
+    its fill (None: the background)."""
+    for i, (value, fill) in enumerate(zip(values, fills, strict=True)):
+        ax.add_patch(Rectangle((x + i * width, y), width, 1, facecolor=fill or "none",
+                               edgecolor=theme["ink"], linewidth=0.8))
+        ax.text(x + (i + 0.5) * width, y + 0.5, number(value, language, digits), ha="center",
+                va="center", fontsize=9, color=theme["ink"])
+
+
+def layer(data, language, theme, roles) -> Figure:
+    """"bank"'s row through the whole layer: h¹ and h² stacked as one column, their
+    concatenation, routed by W_O's blocks (head 1 into the sense plane, head 2 into the
+    look plane), and the residual add x + [h¹, h²] W_O = x′."""
+    s = data["heads"]["sentences"][language][1]
+    W_O = data["heads"]["W_O"]
+    heads = (roles["clue_2"], roles["ambiguous"])  # head 1 finds the clue; head 2 the word
+    tint = [to_rgba(colour, 0.28) for colour in heads]
+    concatenated = [*s["h_1"], *s["h_2"]]
+    row_head = [0, 0, 1, 1]  # which head each entry of the concatenation comes from
+    fig = Figure(figsize=(4.4, 4.4), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    left, top = 2.2, 8.0  # W_O's top-left corner; the concatenation stands left of it
+    for i, value in enumerate(concatenated):  # [h¹, h²] as a column, one entry per row of W_O
+        y = top - 1 - i
+        _cells(ax, 0.6, y, [value], language, [tint[row_head[i]]], theme)
+        _cells(ax, left, y, W_O[i], language,
+               [tint[row_head[i]] if entry else None for entry in W_O[i]], theme, digits=None)
+    for index, colour in enumerate(heads):  # a bracket and a name for each head's rows
+        y0, y1 = top - 2 * index - 2, top - 2 * index
+        ax.plot([0.45, 0.35, 0.35, 0.45], [y1 - 0.05, y1 - 0.05, y0 + 0.05, y0 + 0.05],
+                color=colour, linewidth=1.4)
+        ax.text(0.2, (y0 + y1) / 2, f"h{'¹²'[index]}", ha="right", va="center",
+                color=colour, fontstyle="italic", fontsize=11)
+    ax.text(left - 0.35, top - 2, "×", ha="center", va="center", fontsize=13,
+            color=theme["ink"])
+    ax.text(left + 4.2, top - 2, "$W_O$", ha="left", va="center", fontsize=11,
+            color=theme["ink"])
+    senses = bank_senses()[language]
+    for j, name in enumerate(("u", "w", *senses)):  # the columns: look plane, sense plane
+        ax.text(left + j + 0.3, top + 0.15, name, ha="left", va="bottom", fontsize=8,
+                color=theme["ink"], fontstyle="italic" if j < 2 else "normal",
+                rotation=0 if j < 2 else 35, rotation_mode="anchor")
+    rows = (("x", s["x"], [None] * 4), ("+", s["written"], [tint[1]] * 2 + [tint[0]] * 2),
+            ("= x′", s["updated"], [None] * 4))
+    for k, (label, values, fills) in enumerate(rows):
+        y = top - 5.6 - 1.15 * k
+        _cells(ax, left, y, values, language, fills, theme)
+        ax.text(left - 0.2, y + 0.5, label, ha="right", va="center", fontsize=11,
+                color=theme["ink"], fontstyle="italic")
+    ax.set_xlim(-0.6, left + 5.2)
+    ax.set_ylim(top - 5.6 - 1.15 * 2 - 0.2, top + 2.0)
+    return fig
+
+
 DRAWINGS = {"bank-teaser": teaser, "bank-query-keys": query_keys,
-            "bank-basis-change": basis_change,
+            "bank-basis-change": basis_change, "bank-layer": layer,
             "bank-bars": bars, "bank-pattern": pattern,
             "bank-values-1": values_update(1), "bank-values-2": values_update(2),
             "bank-head-1": head_pattern(1), "bank-head-2": head_pattern(2)}

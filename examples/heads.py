@@ -69,9 +69,16 @@ def sentence(words) -> dict:
     X = bank.embed(words)
     w = weights()
     ambiguous = [role for _, role in words].index("ambiguous")
+    first = bank.head(X, w["W_Q"][0], w["W_K"][0], w["W_V"][0])
     second = bank.head(X, w["W_Q"][1], w["W_K"][1], w["W_V"][1])
+    concatenated = torch.cat([first["H"], second["H"]], dim=-1)[ambiguous]  # (heads · d_v,)
     return {"weights_2": second["weights"].tolist(),
             "self_weight_2": second["weights"][ambiguous, ambiguous].item(),
+            # "bank"'s row through the layer: each head's output, their concatenation
+            # written by W_O, and the residual stream before and after.
+            "h_1": first["H"][ambiguous].tolist(), "h_2": second["H"][ambiguous].tolist(),
+            "written": (concatenated @ w["W_O"]).tolist(),
+            "x": X[ambiguous].tolist(),
             "updated": run(X, w)[ambiguous].tolist()}
 
 
@@ -108,6 +115,7 @@ def compute() -> dict:
     return {
         "typical": {**TYPICAL, "d_k": TYPICAL["d"] // TYPICAL["heads"]},
         "heads": len(w["W_Q"]), "d": w["W_O"].shape[1], "d_k": bank.D_K, "d_v": D_V,
+        "W_O": w["W_O"].tolist(),
         "M": [list(r) for r in M], "N": [list(r) for r in N],
         "det_M": torch.linalg.det(M_).item(), "det_N": torch.linalg.det(N_).item(),
         # "bank"'s query and a clue's key in head 1, before and after the change of basis.

@@ -70,3 +70,19 @@ def test_the_basis_change_figure_draws_the_runs_new_query_and_keys_and_their_dot
                                         strict=True))
         label = f"q · k = {bank_figures.number(dot, language, None)}"
         assert label in [t.get_text() for t in fig.findobj(Text)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_layer_figure_writes_the_runs_numbers_for_bank(data, language):
+    """Every cell of the layer figure is a number of the run: h¹, h², W_O, x, the added
+    row and x′ (two decimals, the page's way), so a changed model changes the figure."""
+    s = data["heads"]["sentences"][language][1]
+    texts = shown_texts(data, "bank-layer", language)
+    expected = [bank_figures.number(v, language) for key in ("h_1", "h_2", "x", "written",
+                                                           "updated") for v in s[key]]
+    expected += [bank_figures.number(v, language, None) for row in data["heads"]["W_O"]
+                 for v in row]
+    remaining = list(texts)
+    for text in expected:
+        assert text in remaining, text
+        remaining.remove(text)
