@@ -10,7 +10,7 @@ word's embedding has four coordinates, two planes of two:
   copies it into the key, so each word's key is an arrow in a plane (d_k = 2);
   W_Q turns it a quarter turn and stretches it, so the query of "bank" points
   where the clues' keys point.
-- the *sense plane* (sense 1, sense 2): head 1's W_V copies it into the value
+- the *sense plane* (sense 1, sense 2): head 1's W_V doubles it into the value
   (d_v = 2), and W_O writes the head output back into it. "Bank" starts halfway
   between the senses; a clue sits on its own sense's axis; a plain word has no
   sense at all.
@@ -43,10 +43,11 @@ EMBEDDINGS = {
 }
 # Head 1 finds the clue. Its key is the look plane; its query is the look plane
 # turned a quarter turn and stretched by 3, so that "bank"'s (0, 1) asks for (3, 0),
-# where the clues' keys point. Its value is the sense plane.
+# where the clues' keys point. Its value is the sense plane doubled, so that a value
+# is drawn apart from where its word stands.
 W_Q = ((0.0, -3.0), (3.0, 0.0), (0.0, 0.0), (0.0, 0.0))  # (d, d_k) = (4, 2)
 W_K = ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0), (0.0, 0.0))   # (4, 2)
-W_V = ((0.0, 0.0), (0.0, 0.0), (1.0, 0.0), (0.0, 1.0))   # (d, d_v) = (4, 2)
+W_V = ((0.0, 0.0), (0.0, 0.0), (2.0, 0.0), (0.0, 2.0))   # (d, d_v) = (4, 2)
 # Head 2 looks for words like the word itself: query and key point the same way.
 W_Q2 = ((3.0, 0.0), (0.0, 3.0), (0.0, 0.0), (0.0, 0.0))
 W_K2 = W_K
@@ -155,7 +156,8 @@ def sentence(words) -> dict:
         "by_kind": {kind: {"key": stages["K"][j].tolist(),
                            "dot": stages["scores"][ambiguous, j].item(),
                            "score": row[j].item(),
-                           "weight": stages["weights"][ambiguous, j].item()}
+                           "weight": stages["weights"][ambiguous, j].item(),
+                           "value": stages["V"][j].tolist()}
                     for kind, j in (("clue", clues[0]), ("plain", plain),
                                     ("self", ambiguous))},
         "clue": clues[0] if len(clues) == 1 else None,

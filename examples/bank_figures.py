@@ -81,8 +81,8 @@ def _plane(ax, theme, language, limits, ticks, xlabel, ylabel, symbols=False):
     ax.set_ylabel(ylabel, fontstyle=style)
 
 
-SENSE_LIMITS = ((-0.1, 1.55), (-0.1, 1.55))
-SENSE_TICKS = ((0, 0.5, 1, 1.5), (0, 0.5, 1, 1.5))
+SENSE_LIMITS = ((-0.15, 2.35), (-0.15, 2.35))
+SENSE_TICKS = ((0, 0.5, 1, 1.5, 2), (0, 0.5, 1, 1.5, 2))
 
 
 def teaser(data, language, theme, roles) -> Figure:

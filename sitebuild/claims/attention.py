@@ -240,6 +240,26 @@ def bank_weights_are_softmax_of_scores(values):
                "of its row's scores, per sentence: " + ", ".join(shown))
 
 
+@claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.0.by_kind.self.value",
+                                  [0.5, 0.5]))
+def bank_value_is_twice_its_start(values):
+    """In every bank sentence the value of "bank" is twice its starting point in the
+    sense plane, so the two are drawn apart, and a clue's value lies on its sense's
+    axis."""
+    starts, axes, shown = [], [], []
+    for language, number, s in _sentences(values):
+        value, start = s["by_kind"]["self"]["value"], s["sense_before"]
+        starts.append(_difference(value, [2 * x for x in start]))
+        for j, role in enumerate(s["roles"]):
+            if role.startswith("clue"):  # clue_1's value has no sense-2 part
+                axes.append(abs(s["V"][j][2 - int(role[-1])]))
+        shown.append(f"{language} {number}: value {_rounded(value)}, start {_rounded(start)}")
+    return evidence(
+        below("value_twice_start_difference", max(starts), TOLERANCE, "sci1"),
+        below("clue_value_off_its_axis", max(axes), TOLERANCE, "sci1"),
+        detail="; ".join(shown))
+
+
 @claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.1.contributions.3",
                                   [0.0, 0.5]))
 def bank_head_output_is_weighted_sum(values):

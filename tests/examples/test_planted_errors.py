@@ -99,6 +99,8 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (heads, {"M": ((1.0, 0.0), (0.0, 1.0))}, "only_products_are_pinned"),
     (heads, {"reorder_heads": reorder_heads_forgetting_w_o}, "head_order_is_free"),
     (heads, {"SWAP": ((1.0, 0.0), (0.0, 1.0))}, "w_o_undoes_the_swap"),
+    (bank, {"W_V": ((0.0, 0.0), (0.0, 0.0), (1.0, 0.0), (0.0, 1.0))},
+     "bank_value_is_twice_its_start"),  # a copy puts the value on its start
     (scaling, {"D_K": (1, 2, 4)}, "unscaled_softmax_saturates"),
 ]
 

@@ -29,7 +29,7 @@ function compute(bank, swapped) {
 
 /* ---- The DOM --------------------------------------------------------------- */
 
-const LIMIT = 1.6; // the sense plane shows [0, 1.6]², as the article's figures do
+const LIMIT = 2.4; // the sense plane shows [0, 2.4]²: "bank" moves up to about 2.2
 
 function sensePlane(bank) {
   const root = svg("svg", { viewBox: `-0.05 ${-LIMIT - 0.05} ${LIMIT + 0.1} ${LIMIT + 0.1}`,
@@ -43,7 +43,7 @@ function sensePlane(bank) {
   const moves = bank.sentences.map((s, i) => {
     const group = svg("g", { class: `value-swap__move value-swap__move--${i + 1}` });
     const line = svg("line", {});
-    const dot = svg("circle", { r: 0.04 });
+    const dot = svg("circle", { r: 0.06 });
     const label = svg("text", {});
     label.append(s.tokens[s.clue]);
     group.append(line, dot, label);
@@ -103,8 +103,8 @@ function render(dom, words, bank, swapped) {
     move.line.setAttribute("y2", -y);
     move.dot.setAttribute("cx", x);
     move.dot.setAttribute("cy", -y);
-    move.label.setAttribute("x", Math.min(x + 0.05, LIMIT - 0.35));
-    move.label.setAttribute("y", -y - 0.05);
+    move.label.setAttribute("x", Math.min(x + 0.07, LIMIT - 0.5));
+    move.label.setAttribute("y", -y - 0.11);
   });
   dom.swap.setAttribute("aria-pressed", String(swapped));
   dom.swappedNote.hidden = !swapped;
