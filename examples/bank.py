@@ -199,6 +199,7 @@ def compute() -> dict:
         "shift": SHIFT,
         # e^s overflows float64 once s passes ln(largest float): about 709.
         "overflow_above": math.log(sys.float_info.max),
+        "senses": senses(),
         "sentences": {language: [sentence(words) for words in pair]
                       for language, pair in sentences().items()},
     }

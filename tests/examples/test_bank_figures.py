@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from matplotlib import rc_context
@@ -86,3 +87,18 @@ def test_the_layer_figure_writes_the_runs_numbers_for_bank(data, language):
     for text in expected:
         assert text in remaining, text
         remaining.remove(text)
+
+
+def test_the_widgets_colour_each_role_as_the_figures_do():
+    """widgets.css repeats the bank figures' role colours as CSS variables (the
+    calculator's words, arrows and sense plane): they must stay the same."""
+    css = (Path(__file__).parents[2] / "docs/assets/stylesheets/widgets.css").read_text(
+        encoding="utf-8")
+    for scheme, suffix in (("default", ""), ("slate", "-dark")):
+        block = re.search(rf'\[data-md-color-scheme="{scheme}"\] \{{([^}}]*--bank-[^}}]*)\}}',
+                          css).group(1)
+        shown = {name.replace("-", "_"): value.lower() for name, value in
+                 re.findall(r"--bank-([a-z0-9-]+): (#[0-9A-Fa-f]{6})", block)}
+        roles = bank_figures.ROLES[suffix]
+        assert shown == {role: roles[role].lower() for role in shown}
+        assert set(shown) == {"clue_1", "clue_2", "ambiguous", "query"}

@@ -1,15 +1,19 @@
-/* The attention calculator of the attention article: the bank model's head 1 on
-   the page's second sentence, with the arrows of the look plane to move.
+/* The attention calculator of the attention article: the bank model's head 1 on a
+   sentence the reader builds from the model's words, with the arrows of the look
+   plane to move and the sense plane, where "bank" goes, beside them.
 
-   The page holds <div class="attention-calculator"> with a sentence about its
-   static form; its words are the record's (data-words, pageWords). This script takes
-   the bank model and the sentence from run/examples.json (bank) and recomputes
-   the head (bank-model.js, examples/bank.py's head) for the reader's arrows,
-   temperature and mask. The reader drags the query of the ambiguous word or any
-   word's key, or picks an arrow and moves it with two sliders; each move sets
-   that word's look coordinates, so that its key (and, for the ambiguous word,
-   its query) lands where the reader put it. tests/browser/
-   test_attention_calculator.py holds every stage to the Python to 1e-9.
+   The page holds <div class="attention-calculator"> with the table of the bank
+   model's row as its static form; its words are the record's (data-words,
+   pageWords). This script takes the bank model and the page's sentences from
+   run/examples.json (bank) and recomputes the head (bank-model.js, examples/
+   bank.py's head and calculator) for the reader's sentence, arrows, temperature
+   and mask. The sentence is made of word tiles: clues of both senses, plain words
+   and "bank", in any order, so that a clue may come after "bank", where the mask
+   hides it. The reader drags the query of "bank" or any word's key, or picks an
+   arrow and moves it with two sliders; each move sets that word's look
+   coordinates. Three tasks check themselves against what is computed.
+   tests/browser/test_attention_calculator.py holds every stage to the Python to
+   1e-9, on composed sentences too.
 
    Three parts: state (pure functions), the DOM, the events. */
 import { calculator, inverse2 } from "./bank-model.js";
@@ -17,38 +21,63 @@ import { fill, fix, lang, pageWords, sig, vector } from "./common.js";
 import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
 import { matmul } from "./maths.js";
 import { enhance } from "./run-files.js";
+import { LIMIT, sensePlane } from "./sense-plane.js";
 
 /* ---- State ------------------------------------------------------------------ */
 
 const ARROW = { min: -3.5, max: 3.5, step: 0.1 }; // an arrow's coordinates
 const T_RANGE = { min: 0.25, max: 4, step: 0.05 };
 const HEAT_LEVELS = 10; // heat-0 … heat-10, as sitebuild/heatmaps.py
-const PLANE = 3.8; // the plane shows [-3.8, 3.8]² around the sliders' range
+const PLANE = 3.8; // the look plane shows [-3.8, 3.8]² around the sliders' range
+const MAX_WORDS = 8; // a longer sentence no longer fits the plane's labels
+// The tasks: how close counts as even or undecided (weights print to 3 digits, the
+// sliders move in tenths, so both can be met exactly), and the temperature to reach.
+const EVEN = 0.005;
+const UNDECIDED = 0.01;
+const HOT = 3;
 
 function setup(examples) {
   const bank = examples.bank;
-  const sentence = bank.sentences[lang][1];
-  const model = bank.model;
-  const ambiguous = sentence.roles.indexOf("ambiguous");
+  const pair = bank.sentences[lang];
+  const words = (s) => s.tokens.map((token, j) => [token, s.roles[j]]);
+  // Every word of the page's two sentences once: the clues, the plain words, "bank".
+  const order = (role) => (role.startsWith("clue") ? 0 : role === "plain" ? 1 : 2);
+  const seen = new Map();
+  pair.flatMap(words).forEach(([token, role]) => { if (!seen.has(token)) seen.set(token, role); });
+  const vocabulary = [...seen].sort((a, b) => order(a[1]) - order(b[1]));
   const look = (W) => [W[0], W[1]]; // the rows of W that read the look plane
-  return { model, sentence, ambiguous,
+  const model = bank.model;
+  return { model, vocabulary, start: words(pair[1]), senses: bank.senses[lang],
+           word: pair[1].tokens[pair[1].ambiguous],
            toQuery: look(model.W_Q), toKey: look(model.W_K),
            fromQuery: inverse2(look(model.W_Q)), fromKey: inverse2(look(model.W_K)) };
 }
 
-function initialState(bank) {
-  const plane = bank.sentence.roles.map((role) => bank.model.embeddings[role].slice(0, 2));
-  return { plane, temperature: 1, causal: true, selected: bank.ambiguous };
+const ambiguousOf = (state) => state.words.findIndex(([, role]) => role === "ambiguous");
+
+/** STATE with the sentence WORDS, each word's look coordinates its embedding's. */
+function withWords(bank, state, words) {
+  const plane = words.map(([, role]) => bank.model.embeddings[role].slice(0, 2));
+  const ambiguous = words.findIndex(([, role]) => role === "ambiguous");
+  return { ...state, words, plane, selected: Math.max(ambiguous, 0) };
 }
 
-const compute = (bank, state) =>
-  calculator(bank.model, bank.sentence.roles, state.plane, state.temperature, state.causal);
+function initialState(bank) {
+  return withWords(bank, { temperature: 1, causal: true, prediction: null }, bank.start);
+}
+
+/** Every stage of the head, or null while the sentence has no "bank". */
+function compute(bank, state) {
+  if (ambiguousOf(state) < 0) return null;
+  return calculator(bank.model, state.words.map(([, role]) => role), state.plane,
+                    state.temperature, state.causal);
+}
 
 /** The arrow that moving word J moves: the ambiguous word's query, another's key. */
-const isQuery = (bank, j) => j === bank.ambiguous;
+const isQuery = (state, j) => j === ambiguousOf(state);
 
 function arrowOf(bank, state, j) {
-  return matmul([state.plane[j]], isQuery(bank, j) ? bank.toQuery : bank.toKey)[0];
+  return matmul([state.plane[j]], isQuery(state, j) ? bank.toQuery : bank.toKey)[0];
 }
 
 /** A coordinate on the sliders' grid: steps of 0.1 within the range. */
@@ -60,9 +89,32 @@ function snap(value) {
 /** STATE with word J's look coordinates set so that its arrow points at TIP. */
 function moveArrow(bank, state, j, tip) {
   const plane = state.plane.map((p) => p.slice());
-  const inverse = isQuery(bank, j) ? bank.fromQuery : bank.fromKey;
+  const inverse = isQuery(state, j) ? bank.fromQuery : bank.fromKey;
   plane[j] = matmul([tip.map(snap)], inverse)[0];
   return { ...state, plane, selected: j };
+}
+
+/** What a prediction about the temperature is made on: all but the temperature. */
+const setting = (state) => JSON.stringify([state.words, state.plane, state.causal]);
+
+/** The word of "bank"'s row with the largest weight (the first of equals). */
+const largest = (row) => row.reduce((best, w, j) => (w > row[best] ? j : best), 0);
+
+/** The three tasks, each done or not, from what is computed. */
+function tasks(state, stages) {
+  const a = ambiguousOf(state);
+  if (!stages) return { even: false, undecided: false, hot: false, outcome: null };
+  const row = stages.weights[a];
+  const even = state.words.some(([, role], j) => role.startsWith("clue")
+    && stages.masked[a][j] !== -Infinity && Math.abs(row[j] - row[a]) <= EVEN);
+  const undecided = Math.abs(stages.sense[0] - stages.sense[1]) <= UNDECIDED;
+  const p = state.prediction;
+  // A prediction counts for the arrows, sentence and mask it was made on, below HOT.
+  const outcome = p && p.setting === setting(state) && state.temperature >= HOT
+    ? { j: p.j, before: p.weight, after: row[p.j],
+        right: (row[p.j] > p.weight) === (p.choice === "grow") }
+    : null;
+  return { even, undecided, hot: outcome !== null, outcome };
 }
 
 const heatLevel = (w) => Math.min(HEAT_LEVELS, Math.max(0, Math.round(w * HEAT_LEVELS)));
@@ -77,16 +129,30 @@ function slider(range, label) {
   return { input, output, field: el("span", { class: "widget__range" }, input, output) };
 }
 
-function arrowName(words, bank, j) {
-  const w = bank.sentence.tokens[j];
-  return fill(isQuery(bank, j) ? words.queryOf : words.keyOf, { w });
+/** The sentence as tiles (each takes its word out) and the words to add. */
+function builder(words, bank) {
+  const tiles = el("div", { class: "calculator__tiles", role: "list" });
+  const palette = bank.vocabulary.map(([token, role]) =>
+    el("button", { type: "button", class: `calculator__word calculator__word--${kind(role)}`,
+                   "data-token": token, "data-role": role,
+                   "aria-label": fill(words.addWord, { w: token }) }, "+ ", token));
+  const clear = el("button", { type: "button", class: "md-button" }, words.clear);
+  const note = el("p", { class: "calculator__note" });
+  const fieldset = el("fieldset", { class: "widget__controls calculator__builder" },
+    el("legend", {}, words.sentence),
+    tiles,
+    el("p", { class: "calculator__hint" }, words.tileHint),
+    el("div", { class: "calculator__palette", role: "group", "aria-label": words.add },
+       el("span", { class: "calculator__name", "aria-hidden": "true" }, words.add), ...palette),
+    el("div", { class: "widget__buttons" }, clear),
+    note);
+  return { fieldset, tiles, palette, clear, note };
 }
 
-function controls(words, bank) {
-  const selectId = uid("calculator-arrow");
-  const select = el("select", { id: selectId, "aria-label": words.arrow },
-    ...bank.sentence.tokens.map((_, j) =>
-      el("option", { value: String(j) }, arrowName(words, bank, j))));
+const kind = (role) => (role.startsWith("clue") ? role.replace("_", "-") : role);
+
+function controls(words) {
+  const select = el("select", { id: uid("calculator-arrow"), "aria-label": words.arrow });
   const coordinates = ["u", "w"].map((c) => slider(ARROW, fill(words.coordinate, { c })));
   const temperature = slider(T_RANGE, words.temperature);
   const causal = el("input", { type: "checkbox", id: uid("calculator-causal") });
@@ -106,116 +172,273 @@ function controls(words, bank) {
   return { fieldset, select, coordinates, temperature, causal, reset };
 }
 
-/** The look plane: every word's key and the ambiguous word's query as arrows whose
-    heads the pointer can drag (the select and sliders do the same from the
-    keyboard, so the plane is hidden from assistive technology). y points up. */
-function lookPlane(words, bank) {
+/** The look plane's grid; its arrows are drawn per sentence (lookArrows). The
+    pointer drags an arrow's head; the select and sliders do the same from the
+    keyboard, so the plane is hidden from assistive technology. y points up. */
+function lookPlane(words) {
   const root = svg("svg", { viewBox: `${-PLANE} ${-PLANE} ${2 * PLANE} ${2 * PLANE}`,
                             class: "calculator__plane", "aria-hidden": "true" });
   for (let t = -3; t <= 3; t += 1) {
-    const kind = t === 0 ? "calculator__axis" : "calculator__grid";
-    root.append(svg("line", { x1: t, y1: -PLANE, x2: t, y2: PLANE, class: kind }),
-                svg("line", { x1: -PLANE, y1: t, x2: PLANE, y2: t, class: kind }));
+    const kind_ = t === 0 ? "calculator__axis" : "calculator__grid";
+    root.append(svg("line", { x1: t, y1: -PLANE, x2: t, y2: PLANE, class: kind_ }),
+                svg("line", { x1: -PLANE, y1: t, x2: PLANE, y2: t, class: kind_ }));
   }
-  const arrows = bank.sentence.tokens.map((token, j) => {
-    const role = bank.sentence.roles[j];
-    const kind = isQuery(bank, j) ? "query" : role.startsWith("clue") ? "clue" : role;
-    const group = svg("g", { class: `calculator__point calculator__point--${kind}` });
-    const line = svg("line", { x1: 0, y1: 0, class: "calculator__arrow" });
-    const handle = svg("circle", { r: 0.22 });
-    const label = svg("text", { class: "calculator__label" });
-    group.append(line, handle, label);
-    root.append(group);
-    return { group, line, handle, label };
-  });
-  // The ambiguous word's own key, drawn (and named) but moved with its query.
-  const ownKey = svg("line", { x1: 0, y1: 0, class: "calculator__arrow calculator__own-key" });
-  const ownLabel = svg("text", { class: "calculator__label calculator__own-label" });
-  ownLabel.textContent = bank.sentence.tokens[bank.ambiguous];
-  root.prepend(ownKey);
-  root.append(ownLabel);
+  const layer = svg("g", {});
+  root.append(layer);
   const figure = el("figure", { class: "calculator__figure" }, root,
                     el("figcaption", {}, rich(words.plane)));
-  return { figure, root, arrows, ownKey, ownLabel };
+  return { figure, root, layer, arrows: [] };
 }
 
-/** Where in the plane's coordinates (y up) a pointer EVENT is. */
-function planePoint(root, event) {
-  const point = new DOMPoint(event.clientX, event.clientY)
-    .matrixTransform(root.getScreenCTM().inverse());
-  return [point.x, -point.y];
+/** The arrows of the sentence: the query of "bank" first, beneath the keys, so that
+    a key along the query stays visible; "bank"'s own key, moved with its query. */
+function lookArrows(plane, state) {
+  plane.layer.replaceChildren();
+  const ownKey = svg("line", { x1: 0, y1: 0, class: "calculator__arrow calculator__own-key" });
+  const ownLabel = svg("text", { class: "calculator__label calculator__own-label" });
+  plane.arrows = state.words.map(([, role], j) => {
+    const kindOf = isQuery(state, j) ? "query" : kind(role);
+    const group = svg("g", { class: `calculator__point calculator__point--${kindOf}` });
+    const line = svg("line", { x1: 0, y1: 0, class: "calculator__arrow" });
+    const handle = svg("circle", { r: 0.24 });
+    const label = svg("text", { class: "calculator__label" });
+    group.append(line, handle, label);
+    return { group, line, handle, label };
+  });
+  const a = ambiguousOf(state);
+  const order = plane.arrows.map((_, j) => j).sort((i, j) => (j === a) - (i === a));
+  plane.layer.append(...(a >= 0 ? [ownKey] : []), ...order.map((j) => plane.arrows[j].group),
+                     ...(a >= 0 ? [ownLabel] : []));
+  if (a >= 0) ownLabel.textContent = state.words[a][0];
+  plane.ownKey = ownKey;
+  plane.ownLabel = ownLabel;
+}
+
+/** The sense plane: the values (dashed), h (solid), and "bank" moved from its start. */
+function sensePanel(words, bank) {
+  const root = sensePlane("calculator__sense", bank.senses);
+  const values = svg("g", { class: "calculator__values" });
+  const h = svg("line", { x1: 0, y1: 0, class: "calculator__h" });
+  const hLabel = svg("text", { class: "calculator__h-label" });
+  hLabel.textContent = "h";
+  const move = svg("line", { class: "calculator__move" });
+  const start = svg("circle", { r: 0.06, class: "calculator__start" });
+  const end = svg("circle", { r: 0.06, class: "calculator__end" });
+  const endLabel = svg("text", { class: "calculator__end-label" });
+  root.append(values, h, hLabel, move, start, end, endLabel);
+  const figure = el("figure", { class: "calculator__figure" }, root,
+                    el("figcaption", {}, fill(words.sensePlane, { w: bank.word })));
+  return { figure, root, values, h, hLabel, move, start, end, endLabel };
+}
+
+function taskList(words, bank) {
+  const item = (text, extra = []) => {
+    const mark = el("span", { class: "calculator__mark" });
+    const li = el("li", {}, rich(fill(text, { w: bank.word, t: fix(HOT, 0) })), " ", mark, ...extra);
+    return { li, mark };
+  };
+  const grow = el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
+                  words.grow);
+  const shrink = el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
+                    words.shrink);
+  const feedback = el("span", { class: "calculator__feedback" });
+  const even = item(words.taskEven);
+  const undecided = item(words.taskUndecided);
+  const hot = item(words.taskHot, [el("span", { class: "widget__buttons" }, grow, shrink),
+                                   feedback]);
+  const box = el("div", { class: "calculator__tasks" },
+    el("p", { class: "widget__title" }, words.tasks),
+    el("ol", {}, even.li, undecided.li, hot.li));
+  return { box, even, undecided, hot, grow, shrink, feedback };
 }
 
 function buildDom(words, bank) {
   const titleId = uid("calculator-title");
-  const tokens = bank.sentence.tokens;
-  const rows = tokens.map((token) => {
-    const cells = [el("td", {}), el("td", {}), el("td", {})];
-    const bar = el("span", { class: "calculator__bar", "aria-hidden": "true" });
-    cells[2].append(el("span", { class: "calculator__weight" }), bar);
-    return { row: el("tr", {}, el("th", { scope: "row" }, token), ...cells), cells, bar };
-  });
-  const word = tokens[bank.ambiguous];
-  const table = el("table", { class: "calculator__matrix calculator__row" },
-    el("caption", {}, fill(words.row, { w: word })),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, words.word),
-      el("th", { scope: "col" }, words.key), el("th", { scope: "col" }, words.score),
-      el("th", { scope: "col" }, words.weight))),
-    el("tbody", {}, ...rows.map((r) => r.row)));
-  const cells = tokens.map(() => tokens.map(() => el("td", {})));
-  const pattern = el("table", { class: "heatmap calculator__pattern" },
-    el("caption", {}, rich(words.pattern)),
-    el("thead", {}, el("tr", {}, el("td", {}),
-      ...tokens.map((t) => el("th", { scope: "col" }, t)))),
-    el("tbody", {}, ...tokens.map((t, i) =>
-      el("tr", { class: i === bank.ambiguous ? "is-followed" : null },
-         el("th", { scope: "row" }, t), ...cells[i]))));
+  const head = (...names) => el("thead", {}, el("tr", {},
+    ...names.map((name) => el("th", { scope: "col" }, rich(name)))));
+  const rowBody = el("tbody", {});
+  const rowCaption = el("caption", {});
+  const patternHead = el("thead", {});
+  const patternBody = el("tbody", {});
   const dom = {
-    controls: controls(words, bank),
-    plane: lookPlane(words, bank),
-    rows, cells,
+    builder: builder(words, bank),
+    controls: controls(words),
+    plane: lookPlane(words),
+    sense: sensePanel(words, bank),
+    tasks: taskList(words, bank),
+    rowBody, rowCaption, patternHead, patternBody,
     output: el("output", { class: "widget__number" }),
-    sense: el("output", { class: "widget__number" }),
+    after: el("output", { class: "widget__number" }),
     status: el("p", { class: "widget__status", role: "status" }),
   };
+  dom.results = el("div", { class: "calculator__results" },
+    el("div", { class: "calculator__top" }, dom.plane.figure, dom.sense.figure),
+    dom.controls.fieldset,
+    dom.tasks.box,
+    el("div", { class: "widget__scroll" },
+       el("table", { class: "calculator__matrix calculator__row" }, rowCaption,
+          head(words.word, words.key, words.score, words.weight, words.value,
+               words.contribution), rowBody)),
+    el("p", {}, rich(fill(words.output, { w: bank.word })), ": ", dom.output, el("br", {}),
+       fill(words.after, { w: bank.word }), ": ", dom.after),
+    el("div", { class: "widget__scroll" },
+       el("table", { class: "heatmap calculator__pattern" },
+          el("caption", {}, rich(words.pattern)), patternHead, patternBody)));
   dom.widget = el("div", { class: "widget calculator", role: "group",
                            "aria-labelledby": titleId },
     el("p", { class: "widget__title", id: titleId }, words.title),
-    el("div", { class: "calculator__top" }, dom.controls.fieldset, dom.plane.figure),
-    el("div", { class: "widget__scroll" }, table),
-    el("p", {}, rich(fill(words.output, { w: word })), ": ", dom.output, el("br", {}),
-       fill(words.sense, { w: word }), ": ", dom.sense),
-    el("div", { class: "widget__scroll" }, pattern),
-    dom.status);
+    dom.builder.fieldset, dom.results, dom.status);
   return dom;
 }
 
-const show = (x) => (x === -Infinity ? "\u2212∞" : sig(x, 3));
+const show = (x) => (x === -Infinity ? "\u2212∞" : fix(x, 2));
 
-/** An arrow from the origin to TIP, labelled beside its head, on the side away
-    from the plane's nearer edge so that the label stays inside. */
+/** An arrow from the origin to TIP, labelled beside its head and kept inside the
+    plane: above a head, centred; below a head that points down, running away from
+    the vertical axis, which a long label would otherwise cross. */
 function placeArrow(arrow, tip, text) {
   const [x, y] = tip;
   arrow.line.setAttribute("x2", x);
   arrow.line.setAttribute("y2", -y);
   arrow.handle.setAttribute("cx", x);
   arrow.handle.setAttribute("cy", -y);
-  // Above a head, centred over its handle (ending or starting at it near the plane's
-  // right or left edge, to stay inside); below a head that points down, running
-  // away from the vertical axis, which a long label would otherwise cross.
-  const below = y < -0.3;
-  const anchor = below ? (x < 0 ? "end" : "start")
-    : x > 2.2 ? "end" : x < -2.2 ? "start" : "middle";
-  const shift = below ? { end: 0.2, start: -0.2 }[anchor] : 0;
-  arrow.label.setAttribute("x", x + shift);
-  arrow.label.setAttribute("y", below || y > 2.8 ? -y + 0.7 : -y - 0.4);
-  arrow.label.setAttribute("text-anchor", anchor);
   arrow.label.textContent = text;
+  const below = y < -0.3;
+  const width = text ? arrow.label.getComputedTextLength() : 0;
+  const left = below ? (x < 0 ? x - 0.3 - width : x + 0.3) : x - width / 2;
+  const inside = Math.min(PLANE - 0.1 - width, Math.max(-PLANE + 0.1, left));
+  arrow.label.setAttribute("x", inside);
+  arrow.label.setAttribute("y", below || y > 2.8 ? -y + 0.75 : -y - 0.42);
+}
+
+/** The sentence's tiles, the arrows' list and the tables' rows: redrawn whenever
+    the sentence changes. */
+function renderSentence(dom, words, bank, state) {
+  const a = ambiguousOf(state);
+  dom.builder.tiles.replaceChildren(...state.words.map(([token, role], j) =>
+    el("span", { role: "listitem" },
+       el("button", { type: "button", "data-index": String(j),
+                      class: `calculator__tile calculator__word--${kind(role)}`,
+                      "aria-label": fill(words.removeWord, { w: token, n: j + 1 }) },
+          token, el("span", { "aria-hidden": "true" }, " ×")))));
+  const present = a >= 0;
+  dom.builder.palette.forEach((button) => {
+    button.disabled = state.words.length >= MAX_WORDS
+      || (button.dataset.role === "ambiguous" && present);
+  });
+  dom.builder.note.textContent = !present ? fill(words.needBank, { w: bank.word })
+    : state.words.length >= MAX_WORDS ? fill(words.full, { n: MAX_WORDS }) : "";
+  dom.results.hidden = !present;
+  dom.controls.select.replaceChildren(...state.words.map(([token], j) =>
+    el("option", { value: String(j) },
+       fill(isQuery(state, j) ? words.queryOf : words.keyOf, { w: token }))));
+  lookArrows(dom.plane, state);
+  dom.sense.values.replaceChildren();
+  dom.valueArrows = state.words.map(([token, role]) => {
+    if (role === "plain") return null; // a plain word's value is the zero vector
+    const group = svg("g", { class: `calculator__v calculator__word--${kind(role)}` });
+    const line = svg("line", { x1: 0, y1: 0 });
+    const dot = svg("circle", { r: 0.045 });
+    const label = svg("text", {});
+    label.textContent = token;
+    group.append(line, dot, label);
+    dom.sense.values.append(group);
+    return { line, dot, label };
+  });
+  if (!present) return;
+  dom.rowCaption.textContent = fill(words.row, { w: state.words[a][0] });
+  dom.rows = state.words.map(([token]) => {
+    const cells = [0, 1, 2, 3, 4].map(() => el("td", {}));
+    const bar = el("span", { class: "calculator__bar", "aria-hidden": "true" });
+    cells[2].append(el("span", { class: "calculator__weight" }), bar);
+    return { row: el("tr", {}, el("th", { scope: "row" }, token), ...cells), cells, bar };
+  });
+  dom.rowBody.replaceChildren(...dom.rows.map((r) => r.row));
+  const tokens = state.words.map(([token]) => token);
+  dom.patternHead.replaceChildren(el("tr", {}, el("td", {}),
+    ...tokens.map((t) => el("th", { scope: "col" }, t))));
+  dom.cells = tokens.map(() => tokens.map(() => el("td", {})));
+  dom.patternBody.replaceChildren(...tokens.map((t, i) =>
+    el("tr", { class: i === a ? "is-followed" : null },
+       el("th", { scope: "row" }, t), ...dom.cells[i])));
+}
+
+function renderPlanes(dom, bank, state, stages) {
+  const a = ambiguousOf(state);
+  const tips = state.words.map((_, j) => arrowOf(bank, state, j));
+  const hidden = (j) => stages.masked[a][j] === -Infinity;
+  // Keys that share a tip share one label ("I, put, in, the"), masked keys apart.
+  const same = (j, k) => !isQuery(state, k) && hidden(j) === hidden(k)
+    && tips[k][0] === tips[j][0] && tips[k][1] === tips[j][1];
+  dom.plane.arrows.forEach((arrow, j) => {
+    const group = state.words.map(([token], k) => [token, k]).filter(([, k]) => same(j, k));
+    const first = !isQuery(state, j) && group[0][1] === j;
+    const text = isQuery(state, j) ? "q" : first ? group.map(([t]) => t).join(", ") : "";
+    placeArrow(arrow, tips[j], text);
+    arrow.group.classList.toggle("is-selected", j === state.selected);
+    arrow.group.classList.toggle("is-masked", !isQuery(state, j) && hidden(j));
+  });
+  const own = stages.K[a];
+  dom.plane.ownKey.setAttribute("x2", own[0]);
+  dom.plane.ownKey.setAttribute("y2", -own[1]);
+  dom.plane.ownLabel.setAttribute("x", own[0] - 0.15);
+  dom.plane.ownLabel.setAttribute("y", -own[1]);
+
+  const point = (node, [x, y], names = ["cx", "cy"]) => {
+    node.setAttribute(names[0], x);
+    node.setAttribute(names[1], -y);
+  };
+  const row = stages.weights[a];
+  dom.valueArrows.forEach((arrow, j) => {
+    if (!arrow) return;
+    const v = stages.V[j];
+    point(arrow.line, v, ["x2", "y2"]);
+    point(arrow.dot, v.map((x) => x * row[j]));
+    arrow.label.setAttribute("x", Math.min(v[0] + 0.06, LIMIT - 0.45));
+    arrow.label.setAttribute("y", -v[1] - 0.08);
+  });
+  point(dom.sense.h, stages.h, ["x2", "y2"]);
+  dom.sense.hLabel.setAttribute("x", stages.h[0] + 0.08);
+  dom.sense.hLabel.setAttribute("y", -stages.h[1] + 0.14);
+  const start = bank.model.embeddings[state.words[a][1]].slice(2); // its sense coordinates
+  point(dom.sense.start, start);
+  point(dom.sense.move, start, ["x1", "y1"]);
+  point(dom.sense.move, stages.sense, ["x2", "y2"]);
+  point(dom.sense.end, stages.sense);
+  dom.sense.endLabel.textContent = state.words[a][0];
+  dom.sense.endLabel.setAttribute("x", Math.min(stages.sense[0] + 0.08, LIMIT - 0.5));
+  dom.sense.endLabel.setAttribute("y", -stages.sense[1] - 0.08);
+}
+
+function renderTasks(dom, words, state, done) {
+  const mark = (task, ok) => {
+    task.mark.textContent = ok ? `✓ ${words.done}` : words.notYet;
+    task.mark.classList.toggle("is-done", ok);
+  };
+  mark(dom.tasks.even, done.even);
+  mark(dom.tasks.undecided, done.undecided);
+  mark(dom.tasks.hot, done.hot);
+  const p = state.prediction;
+  dom.tasks.grow.setAttribute("aria-pressed", String(p?.choice === "grow"));
+  dom.tasks.shrink.setAttribute("aria-pressed", String(p?.choice === "shrink"));
+  const o = done.outcome;
+  dom.tasks.feedback.textContent = o ? fill(words.outcome, {
+    v: state.words[o.j][0], before: sig(o.before, 3), after: sig(o.after, 3),
+    verdict: o.right ? words.right : words.wrong })
+    : state.temperature >= HOT ? fill(words.predictFirst, { t: fix(HOT, 0) }) : "";
 }
 
 function render(dom, words, bank, state) {
   const stages = compute(bank, state);
-  const tips = bank.sentence.tokens.map((_, j) => arrowOf(bank, state, j));
+  const done = tasks(state, stages);
+  renderTasks(dom, words, state, done);
+  if (!stages) {
+    dom.status.textContent = fill(words.needBank, { w: bank.word });
+    dom.widget.dataset.state = JSON.stringify({ ...state, tasks: done });
+    return;
+  }
+  const a = ambiguousOf(state);
+  const tips = state.words.map((_, j) => arrowOf(bank, state, j));
   const { select, coordinates, temperature, causal } = dom.controls;
   select.value = String(state.selected);
   coordinates.forEach((s, c) => {
@@ -228,30 +451,18 @@ function render(dom, words, bank, state) {
   temperature.output.textContent = fix(state.temperature, 2);
   temperature.input.setAttribute("aria-valuetext", fix(state.temperature, 2));
   causal.checked = state.causal;
+  renderPlanes(dom, bank, state, stages);
 
-  // Words whose arrows share a tip share one label: "I, put, in, the".
-  const labels = tips.map((tip, j) => bank.sentence.tokens.filter((_, k) =>
-    !isQuery(bank, k) && !isQuery(bank, j) && tips[k][0] === tip[0] && tips[k][1] === tip[1]));
-  dom.plane.arrows.forEach((arrow, j) => {
-    const first = labels[j].length && bank.sentence.tokens.indexOf(labels[j][0]) === j;
-    const text = isQuery(bank, j) ? "q"
-      : first ? labels[j].join(", ") : "";
-    placeArrow(arrow, tips[j], text);
-    arrow.group.classList.toggle("is-selected", j === state.selected);
-  });
-  const own = stages.K[bank.ambiguous];
-  dom.plane.ownKey.setAttribute("x2", own[0]);
-  dom.plane.ownKey.setAttribute("y2", -own[1]);
-  // Beside its tip, on the left: the clue's label sits above the clue's head, right.
-  dom.plane.ownLabel.setAttribute("x", own[0] - 0.15);
-  dom.plane.ownLabel.setAttribute("y", -own[1]);
-
-  const row = stages.weights[bank.ambiguous];
+  const row = stages.weights[a];
   dom.rows.forEach((r, j) => {
     r.cells[0].textContent = vector(stages.K[j], "sig3");
-    r.cells[1].textContent = show(stages.masked[bank.ambiguous][j]);
+    r.cells[1].textContent = show(stages.masked[a][j]);
     r.cells[2].firstChild.textContent = sig(row[j], 3);
     r.bar.style.width = `${(row[j] * 100).toFixed(1)}%`;
+    r.cells[3].textContent = vector(stages.V[j], "sig3");
+    r.cells[4].textContent = vector(stages.weighted[a][j], "sig3");
+    r.row.classList.toggle("is-masked", stages.masked[a][j] === -Infinity);
+    r.cells[1].title = stages.masked[a][j] === -Infinity ? words.hidden : "";
   });
   dom.cells.forEach((cells, i) => cells.forEach((cell, j) => {
     const blocked = stages.masked[i][j] === -Infinity;
@@ -260,13 +471,13 @@ function render(dom, words, bank, state) {
       + (blocked ? " is-masked" : "");
   }));
   dom.output.textContent = vector(stages.h, "sig3");
-  dom.sense.textContent = vector(stages.sense, "sig3");
+  dom.after.textContent = vector(stages.sense, "sig3");
   dom.status.replaceChildren(rich(fill(words.status, {
-    w: bank.sentence.tokens[bank.ambiguous], weights: vector(row, "sig3"),
-    h: vector(stages.h, "sig3"),
+    w: state.words[a][0], weights: vector(row, "sig3"), h: vector(stages.h, "sig3"),
+    after: vector(stages.sense, "sig3"),
   })));
   // For tests and the curious: the exact numbers behind what is shown (−∞ as null).
-  dom.widget.dataset.state = JSON.stringify({ ...state, ...stages });
+  dom.widget.dataset.state = JSON.stringify({ ...state, ...stages, tasks: done });
 }
 
 /* ---- Events ---------------------------------------------------------------- */
@@ -274,10 +485,27 @@ function render(dom, words, bank, state) {
 function wire(dom, words, bank) {
   const initial = initialState(bank);
   let state = structuredClone(initial);
-  const update = (next) => {
+  const update = (next, sentenceChanged = false) => {
     state = next;
+    if (sentenceChanged) {
+      renderSentence(dom, words, bank, state);
+      wireArrows();
+    }
     render(dom, words, bank, state);
   };
+  const setWords = (list) => update(withWords(bank, state, list), true);
+  dom.builder.palette.forEach((button) => button.addEventListener("click", () =>
+    setWords([...state.words, [button.dataset.token, button.dataset.role]])));
+  dom.builder.tiles.addEventListener("click", (event) => {
+    const tile = event.target.closest("button[data-index]");
+    if (!tile) return;
+    const j = Number(tile.dataset.index);
+    setWords(state.words.filter((_, k) => k !== j));
+    // Keep the keyboard where it was: on the tile that took this one's place.
+    const tiles = dom.builder.tiles.querySelectorAll("button");
+    (tiles[Math.min(j, tiles.length - 1)] || dom.builder.palette[0]).focus();
+  });
+  dom.builder.clear.addEventListener("click", () => setWords([]));
   const { select, coordinates, temperature, causal, reset } = dom.controls;
   select.addEventListener("change", () => update({ ...state, selected: Number(select.value) }));
   coordinates.forEach((s, c) => {
@@ -290,22 +518,44 @@ function wire(dom, words, bank) {
   temperature.input.addEventListener("input", () =>
     update({ ...state, temperature: Number(temperature.input.value) }));
   causal.addEventListener("change", () => update({ ...state, causal: causal.checked }));
-  reset.addEventListener("click", () => update(structuredClone(initial)));
-  dom.plane.arrows.forEach((arrow, j) => {
-    const drag = (event) => update(moveArrow(bank, state, j, planePoint(dom.plane.root, event)));
-    arrow.handle.addEventListener("pointerdown", (event) => {
-      arrow.handle.setPointerCapture(event.pointerId);
-      arrow.group.classList.add("is-dragging");
-      drag(event);
+  reset.addEventListener("click", () => update(structuredClone(initial), true));
+  const predict = (choice) => {
+    const stages = compute(bank, state);
+    if (!stages) return;
+    const row = stages.weights[ambiguousOf(state)];
+    const j = largest(row);
+    const prediction = state.temperature < HOT
+      ? { choice, j, weight: row[j], setting: setting(state) } : null;
+    update({ ...state, prediction });
+  };
+  dom.tasks.grow.addEventListener("click", () => predict("grow"));
+  dom.tasks.shrink.addEventListener("click", () => predict("shrink"));
+
+  function wireArrows() {
+    dom.plane.arrows.forEach((arrow, j) => {
+      const drag = (event) =>
+        update(moveArrow(bank, state, j, planePoint(dom.plane.root, event)));
+      arrow.handle.addEventListener("pointerdown", (event) => {
+        arrow.handle.setPointerCapture(event.pointerId);
+        arrow.group.classList.add("is-dragging");
+        drag(event);
+      });
+      arrow.handle.addEventListener("pointermove", (event) => {
+        if (arrow.handle.hasPointerCapture(event.pointerId)) drag(event);
+      });
+      const release = () => arrow.group.classList.remove("is-dragging");
+      arrow.handle.addEventListener("pointerup", release);
+      arrow.handle.addEventListener("pointercancel", release);
     });
-    arrow.handle.addEventListener("pointermove", (event) => {
-      if (arrow.handle.hasPointerCapture(event.pointerId)) drag(event);
-    });
-    const release = () => arrow.group.classList.remove("is-dragging");
-    arrow.handle.addEventListener("pointerup", release);
-    arrow.handle.addEventListener("pointercancel", release);
-  });
-  update(state);
+  }
+  update(state, true);
+}
+
+/** Where in the plane's coordinates (y up) a pointer EVENT is. */
+function planePoint(root, event) {
+  const point = new DOMPoint(event.clientX, event.clientY)
+    .matrixTransform(root.getScreenCTM().inverse());
+  return [point.x, -point.y];
 }
 
 function mount(container, examples) {

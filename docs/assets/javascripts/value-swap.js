@@ -6,17 +6,18 @@
    sentences (bank-model.js, examples/bank.py's head) and lets the reader swap the
    two columns of W_V: the attention weights stay, the head output swaps its
    coordinates, and "bank" lands in the other sense. A small sense plane shows
-   where. Without JavaScript the static table is what the reader gets.
+   where (sense-plane.js). Without JavaScript the static table is what the reader gets.
    tests/browser/test_value_swap.py holds it to the Python to 1e-9. */
 import { update } from "./bank-model.js";
 import { fill, lang, pageWords, sig, vector } from "./common.js";
 import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
+import { LIMIT, sensePlane } from "./sense-plane.js";
 import { enhance } from "./run-files.js";
 
 
 function setup(examples) {
   const bank = examples.bank;
-  return { model: bank.model, sentences: bank.sentences[lang] };
+  return { model: bank.model, sentences: bank.sentences[lang], senses: bank.senses[lang] };
 }
 
 /** Both sentences: "bank"'s attention weights, head output, and where it lands. */
@@ -29,17 +30,8 @@ function compute(bank, swapped) {
 
 /* ---- The DOM --------------------------------------------------------------- */
 
-const LIMIT = 2.4; // the sense plane shows [0, 2.4]²: "bank" moves up to about 2.2
-
-function sensePlane(bank) {
-  const root = svg("svg", { viewBox: `-0.05 ${-LIMIT - 0.05} ${LIMIT + 0.1} ${LIMIT + 0.1}`,
-                            class: "value-swap__plane", "aria-hidden": "true" });
-  for (let t = 0; t <= LIMIT + 1e-9; t += 0.4) {
-    root.append(svg("line", { x1: t, y1: 0, x2: t, y2: -LIMIT, class: "value-swap__grid" }),
-                svg("line", { x1: 0, y1: -t, x2: LIMIT, y2: -t, class: "value-swap__grid" }));
-  }
-  root.append(svg("line", { x1: 0, y1: 0, x2: LIMIT, y2: -LIMIT,
-                            class: "value-swap__diagonal" }));
+function plane(bank) {
+  const root = sensePlane("value-swap__plane", bank.senses);
   const moves = bank.sentences.map((s, i) => {
     const group = svg("g", { class: `value-swap__move value-swap__move--${i + 1}` });
     const line = svg("line", {});
@@ -63,7 +55,7 @@ function buildDom(words, bank) {
   });
   const dom = {
     rows,
-    plane: sensePlane(bank),
+    plane: plane(bank),
     swap: el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
              rich(words.swap)),
     swappedNote: el("span", { class: "value-swap__note", hidden: true },
