@@ -44,6 +44,12 @@ class Config:
     # training), and always after the last step: the maps take shape within about
     # fifty steps; later steps refine digits that no colour of a heat map can show.
     snapshot_steps: tuple[int, ...] = (0, 5, 10, 15, 20, 30, 50)
+    # Steps after which each three-keys student's component along the invisible direction
+    # is recorded (0 = before training), and always after the last step: Adam moves it
+    # within about a hundred steps and holds it after, so the steps are spaced evenly on
+    # the log axis that draws them, a few to every tenfold.
+    trace_steps: tuple[int, ...] = (0, 1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150,
+                                    200, 300, 500, 700, 1000)
 
     def __post_init__(self):
         problems = []
@@ -61,16 +67,20 @@ class Config:
             problems.append("learning_rate and sgd_learning_rate must be positive")
         if not (self.init_scale > 0 and self.key_init_scale > 0):
             problems.append("init_scale and key_init_scale must be positive")
-        if list(self.snapshot_steps) != sorted(set(self.snapshot_steps)) or any(
-            step < 0 for step in self.snapshot_steps
-        ):
-            problems.append("snapshot_steps must be distinct, increasing and non-negative")
+        for name in ("snapshot_steps", "trace_steps"):
+            steps = getattr(self, name)
+            if list(steps) != sorted(set(steps)) or any(step < 0 for step in steps):
+                problems.append(f"{name} must be distinct, increasing and non-negative")
         if problems:
             raise ValueError("; ".join(problems))
 
     def recorded_snapshot_steps(self) -> list[int]:
         """The snapshot steps this run reaches, and its last step."""
         return [step for step in self.snapshot_steps if step < self.steps] + [self.steps]
+
+    def recorded_trace_steps(self) -> list[int]:
+        """The trace steps this run reaches, and its last step."""
+        return [step for step in self.trace_steps if step < self.steps] + [self.steps]
 
     def as_dict(self) -> dict:
         """Every field, with tuples as lists, for results.json."""

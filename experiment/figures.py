@@ -42,7 +42,8 @@ LATENT_LABELS = ["q1", "q2", "q3", "p1", "p2", "p3", "n1", "n2", "n3"]
 # The only runs of letters in any figure; everything else is a number or a one-letter
 # symbol. Symbols are Unicode text rather than mathtext ($...$), whose parser would be a
 # third of the drawing time.
-SYMBOLS = {*LATENT_LABELS, "MSE"}
+# The optimisers' names, like MSE, are written so in every language.
+SYMBOLS = {*LATENT_LABELS, "MSE", "Adam", "SGD"}
 SUBSCRIPTS = str.maketrans("0123456789j", "₀₁₂₃₄₅₆₇₈₉ⱼ")
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -117,6 +118,76 @@ def fig_three_keys_query_response(results: dict, scheme: Scheme) -> Figure:
     """R @ W_Q of the three-keys student's first seed."""
     return single_heatmap(results["variants"]["three_keys"]["seeds"][0]["query_response"], "q",
                           scheme)
+
+
+def fig_three_keys_split(results: dict, scheme: Scheme) -> Figure:
+    """R @ W_Q of the three-keys student's first seed as the sum of two heat maps on one
+    colour scale: left, the part that the loss sees, R W_Q (I - u uᵀ); right, the
+    rank-one part along the invisible direction u, (R W_Q u) uᵀ, each row a multiple
+    of u."""
+    seed = results["variants"]["three_keys"]["seeds"][0]
+    parts = (seed["visible_query_response"], seed["invisible_query_response"])
+    limit = symmetric_limit(*parts)
+    # As wide as a phone's column shows without shrinking its text below 9 px.
+    fig = Figure(figsize=(4.4, 4.4), layout="constrained")
+    axes = fig.subplots(1, 2)
+    for ax, part, title in zip(axes, parts, (r"$R\,W_Q\,(I - u\,u^\top)$",
+                                             r"$R\,W_Q\,u\,u^\top$"), strict=True):
+        image = heatmap(ax, part, "q", scheme, limit)
+        ax.set_title(title, fontsize=10)
+    axes[1].tick_params(labelleft=False)
+    fig.colorbar(image, ax=axes, shrink=0.8, aspect=30)
+    return fig
+
+
+def _step_axis(ax) -> None:
+    """Steps on a log axis that also holds step 0, the start: linear below one."""
+    ax.set_xscale("symlog", linthresh=1, linscale=0.4)
+    # No tick at 1: on a phone its label would touch 0's.
+    ax.set_xticks([0, 10, 100, 1000], ["0", "10", "10²", "10³"])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def fig_three_keys_along_u(results: dict, scheme: Scheme) -> Figure:
+    """For each latent row of the three-keys student's first seed, R @ W_Q's component
+    along the invisible direction u against step, trained with Adam and with plain SGD
+    from the same start (a ring at t = 0), against E_q's own component (dotted, its
+    value printed where it is not 0). One small panel per row, rows q, p, n from top
+    to bottom, on one scale."""
+    three, control = (results["variants"][name] for name in ("three_keys", "three_keys_sgd"))
+    steps = np.asarray(three["trace_steps"])
+    intended = np.asarray(three["intended_invisible_component"])  # (9,)
+    adam = np.asarray(three["seeds"][0]["invisible_component_trace"])  # (steps, 9)
+    sgd = np.asarray(control["seeds"][0]["invisible_component_trace"])
+    limit = 1.15 * symmetric_limit(intended, adam, sgd)
+    fig = Figure(figsize=(4.4, 4.6), layout="constrained")
+    axes = fig.subplots(3, 3, sharex=True, sharey=True)
+    adam_colour, sgd_colour = scheme.seed_colours[0], scheme.seed_colours[1]
+    for row, ax in enumerate(axes.flat):
+        ax.axhline(intended[row], color=scheme.reference, linewidth=1.2, dashes=(1, 2),
+                   label="$E_q$")
+        if intended[row] != 0:
+            ax.text(steps[-1], intended[row] - 0.06 * limit * np.sign(intended[row]),
+                    signed(f"{intended[row]:.2f}"), ha="right",
+                    va="top" if intended[row] > 0 else "bottom", fontsize=9,
+                    color=scheme.foreground)
+        ax.plot(steps, sgd[:, row], color=sgd_colour, linestyle="--", linewidth=1.6,
+                label="SGD")
+        ax.plot(steps, adam[:, row], color=adam_colour, linewidth=1.6, label="Adam")
+        ax.plot([0], [adam[0, row]], linestyle="none", marker="o", markersize=5,
+                markerfacecolor=scheme.background, markeredgecolor=scheme.foreground,
+                label="t = 0")
+        ax.axhline(0, color=scheme.grid, linewidth=0.6, zorder=0)
+        ax.set_title(LATENT_LABELS[row], fontsize=10, pad=2)
+        _step_axis(ax)
+    ax.set_ylim(-limit, limit)
+    for ax in axes[-1]:
+        ax.set_xlabel("t", fontstyle="italic")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    order = [labels.index(name) for name in ("Adam", "SGD", "$E_q$", "t = 0")]
+    fig.legend([handles[k] for k in order], [labels[k] for k in order], loc="outside upper center",
+               ncols=4, frameon=False, handlelength=1.8, columnspacing=1.0)
+    return fig
 
 
 def fig_learned_keys_query_responses(results: dict, scheme: Scheme) -> Figure:
@@ -341,6 +412,9 @@ FIGURES = {
     # Drawn once the three-keys student is in: it needs the learned keys and u.
     "key_geometry": Drawing("three_keys", fig_key_geometry, decimals=False),
     "three_keys_query_response": Drawing("three_keys", fig_three_keys_query_response),
+    "three_keys_split": Drawing("three_keys", fig_three_keys_split),
+    # Drawn once the SGD control is in: it draws the course of both.
+    "three_keys_along_u": Drawing("three_keys_sgd", fig_three_keys_along_u),
 }
 
 

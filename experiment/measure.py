@@ -76,6 +76,20 @@ def score_map(query_response: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
     return scores - scores.mean(dim=-1, keepdim=True)
 
 
+def component_along(query_response: torch.Tensor, directions: torch.Tensor) -> torch.Tensor:
+    """The coefficients of R @ W_Q (9, 3) along the unit query `directions` (d, 3), per
+    latent row: (9, d)."""
+    return query_response @ directions.T
+
+
+def split_along(query_response: torch.Tensor,
+                directions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """R @ W_Q (9, 3) as the sum of the part that the loss sees, orthogonal to every
+    unit query direction of `directions` (d, 3), and its part along them (rank d)."""
+    along = component_along(query_response, directions) @ directions  # (9, 3)
+    return query_response - along, along
+
+
 def departure(query_response: torch.Tensor,
               directions: torch.Tensor) -> tuple[torch.Tensor, list[float]]:
     """Split R @ W_Q minus the intended map into its coefficients along the unit

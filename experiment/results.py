@@ -16,7 +16,13 @@ from atomicfile import atomic_write
 from experiment import data, measure, train
 from experiment.config import Config
 from experiment.model import trainable_parameters
-from experiment.variants import VARIANTS, Variant, particulars, student_for
+from experiment.variants import (
+    VARIANTS,
+    Variant,
+    has_invisible_direction,
+    particulars,
+    student_for,
+)
 from provenance.source import project_imports
 from provenance.source import source_hash as _source_hash
 
@@ -68,7 +74,7 @@ def measure_variant(name: str, trained: list[train.Trained], config: Config,
         results["data"] = measure.data_statistics(latents, R)
     else:
         results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
-                                                                 trained[0])
+                                                                 trained[0], config)
     if on_measured is not None:
         on_measured(name, results)
 
@@ -98,7 +104,8 @@ def train_variant(config: Config, name: str, R: torch.Tensor) -> list[train.Trai
     same keys sees the same ones."""
     variant = VARIANTS[name]
     # Step 0 always: where every student started (variants.particulars reads it).
-    steps = {0, *(config.recorded_snapshot_steps() if name == "main" else ())}
+    steps = {0, *(config.recorded_snapshot_steps() if name == "main" else ()),
+             *(config.recorded_trace_steps() if has_invisible_direction(variant) else ())}
     trained = []
     for seed in config.seeds:
         rng = data.generator(seed, "training")
@@ -126,7 +133,7 @@ def measured_seeds(config: Config, variant: Variant, trained: list[train.Trained
             "seed": seed, "W_Q": student.W_Q.detach().tolist(),
             "W_V": student.W_V.detach().tolist(),
             **measure.measure(student, examples, R, config.shift, variant.keys),
-            **particulars(variant, student, R, run.snapshots[0]["W_Q"]),
+            **particulars(variant, student, R, run.snapshots, config.recorded_trace_steps()),
         })
     return entries
 
@@ -153,7 +160,8 @@ def main_entries(per_seed: list[dict], trained: list[train.Trained], config: Con
     }
 
 
-def variant_entry(variant: Variant, per_seed: list[dict], trained: train.Trained) -> dict:
+def variant_entry(variant: Variant, per_seed: list[dict], trained: train.Trained,
+                  config: Config) -> dict:
     """A variant's part of results.json, under variants.<name>; a variant trained with
     another optimiser than the main student's records it; `trained` is one seed's."""
     entry = {"trainable_parameters": trainable_parameters(trained.student)}
@@ -169,6 +177,8 @@ def variant_entry(variant: Variant, per_seed: list[dict], trained: train.Trained
         entry["intended_invisible_component"] = (measure.INTENDED_QUERY
                                                  @ directions[0]).tolist()
         entry["invisible_drift"] = summary_span([s["invisible_drift"] for s in per_seed])
+        # The steps of every seed's invisible_component_trace.
+        entry["trace_steps"] = config.recorded_trace_steps()
     return entry | {"seeds": per_seed, "summary": summary(per_seed)}
 
 

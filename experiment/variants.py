@@ -46,10 +46,17 @@ def student_for(variant: Variant, config: Config, seed: int,
     return initial_student(rng, config.init_scale, keys, variant.learn_keys)
 
 
+def has_invisible_direction(variant: Variant) -> bool:
+    """Whether some query direction changes no score difference of VARIANT's keys."""
+    return len(measure.invisible_directions(variant.keys)) > 0
+
+
 def particulars(variant: Variant, student: Student, R: torch.Tensor,
-                initial_W_Q: torch.Tensor) -> dict:
+                snapshots: dict[int, dict[str, torch.Tensor]],
+                trace_steps: list[int]) -> dict:
     """What only this variant measures of one seed's student (empty for the main one);
-    `initial_W_Q` (9, 3) is where the student started."""
+    `snapshots` are its parameters after each recorded step, 0 (where it started) and,
+    for a student with an invisible direction, each of `trace_steps` among them."""
     query_response, _ = measure.responses(student, R)
     if variant.learn_keys:
         # Non-zero: the student's query coordinates are an invertible mix of the intended ones.
@@ -64,14 +71,20 @@ def particulars(variant: Variant, student: Student, R: torch.Tensor,
         return {"keys": keys.tolist(), "query_block_determinant": float(determinant),
                 "mapped_fixed_keys": mapped.tolist(),
                 "mapped_key_error": measure.largest(keys - mapped)}
-    directions = measure.invisible_directions(variant.keys)  # (d, 3)
-    if len(directions) == 0:
+    if not has_invisible_direction(variant):
         return {}
+    directions = measure.invisible_directions(variant.keys)  # (d, 3)
     along, elsewhere = measure.departure(query_response, directions)
     # Where the untrained map stood along the same direction: the gradient has no part
     # along it, so plain SGD leaves it there (three_keys_sgd) and Adam does not.
-    along_at_start, _ = measure.departure(R @ initial_W_Q, directions)
+    along_at_start, _ = measure.departure(R @ snapshots[0]["W_Q"], directions)
+    seen, unseen = measure.split_along(query_response, directions)
+    trace = [measure.component_along(R @ snapshots[step]["W_Q"], directions).flatten()
+             for step in trace_steps]  # (9,) each
     return {"invisible_departure": along.flatten().tolist(), "visible_departure": elsewhere,
             "initial_invisible_departure": along_at_start.flatten().tolist(),
             # how far training moved it
-            "invisible_drift": measure.largest(along - along_at_start)}
+            "invisible_drift": measure.largest(along - along_at_start),
+            "visible_query_response": seen.tolist(),
+            "invisible_query_response": unseen.tolist(),
+            "invisible_component_trace": [row.tolist() for row in trace]}

@@ -596,6 +596,40 @@ def three_keys_q_rows_depart_by_the_identitys_component(values):
     )
 
 
+# "In its first steps": the share of training after which Adam no longer moves the
+# component along u by anything a figure could show (it settles within about a hundred
+# of the twelve hundred steps).
+EARLY_SHARE = 0.1
+
+
+def _adam_moves_late(values) -> None:
+    """Seed 0's first q row as if Adam had moved it in the last step."""
+    trace = _seeds(values, "three_keys")[0]["invisible_component_trace"]
+    trace[-1][0] += 0.1
+
+
+@claim(refute=_adam_moves_late)
+def adam_moves_along_u_only_early(values):
+    """With Adam, every seed's component along the invisible direction stays within
+    0.01 of where it ends after the first tenth of training: Adam moves it early,
+    then holds it."""
+    steps = lookup(values, "experiment.variants.three_keys.trace_steps")
+    late = [k for k, step in enumerate(steps) if step >= EARLY_SHARE * steps[-1]]
+    moved = {s["seed"]: max((_difference(s["invisible_component_trace"][k],
+                                         s["invisible_component_trace"][-1]) for k in late),
+                            default=math.inf)
+             for s in _seeds(values, "three_keys")}
+    return evidence(
+        below("largest_late_move_along_u_with_adam", max(moved.values()), VISIBLE_ENTRY,
+              "sci2"),
+        at_least("recorded_steps_late_in_training", len(late), 2, "int"),
+        detail=f"from step {steps[late[0]] if late else '-'} to step {steps[-1]}, largest "
+               f"distance from the final component along u, per seed: "
+               + ", ".join(f"{k}: {v:.3g}" for k, v in moved.items())
+               + f" (each needs < {VISIBLE_ENTRY:g})",
+    )
+
+
 def _sgd_seeds(values) -> list[dict]:
     return _seeds(values, "three_keys_sgd")
 
@@ -727,7 +761,8 @@ def mixing_matrix_is_orthogonal(values):
 
 # The figures the page names, in its order, where it says what a run writes.
 NAMED_FIGURES = ("query_response", "value_response", "training_snapshots", "loss_curves",
-                 "key_geometry", "learned_keys_query_responses", "three_keys_query_response")
+                 "key_geometry", "learned_keys_query_responses", "three_keys_query_response",
+                 "three_keys_split", "three_keys_along_u")
 
 
 def _drop_last_figure(values) -> None:
@@ -741,8 +776,8 @@ WITHOUT_DECIMALS = "key_geometry"
 
 
 @claim(refute=_drop_last_figure)
-def run_writes_the_seven_named_figures(values):
-    """The run wrote results.json and the seven figures the page names, each as SVG and
+def run_writes_the_nine_named_figures(values):
+    """The run wrote results.json and the nine figures the page names, each as SVG and
     PNG and each with a dark twin, all but key_geometry also as SVG with decimal commas
     (light and dark), and nothing else."""
     files = lookup(values, "experiment.files")
@@ -751,7 +786,7 @@ def run_writes_the_seven_named_figures(values):
         f"{figure}-comma{twin}.svg" for figure in NAMED_FIGURES if figure != WITHOUT_DECIMALS
         for twin in ("", "-dark")}
     unnamed, missing = sorted(set(files) - named), sorted(named - set(files))
-    return evidence(equal("named_figures", len(NAMED_FIGURES), 7),
+    return evidence(equal("named_figures", len(NAMED_FIGURES), 9),
                     equal("files_not_named", len(unnamed), 0),
                     equal("named_files_not_written", len(missing), 0),
                     detail=f"files the run wrote that the page does not name: "

@@ -81,6 +81,52 @@ def test_plain_sgd_starts_where_adam_starts_and_records_its_drift(default_run):
             s["invisible_departure"], s["initial_invisible_departure"], strict=True))
 
 
+THREE_KEYS_STUDENTS = ("three_keys", "three_keys_sgd")
+
+
+def _f64(values) -> torch.Tensor:
+    return torch.as_tensor(values, dtype=torch.float64)
+
+
+def _close(a, b, tolerance: float = 1e-14) -> bool:
+    return bool(torch.allclose(_f64(a), _f64(b), rtol=0, atol=tolerance))
+
+
+@pytest.mark.parametrize("name", THREE_KEYS_STUDENTS)
+def test_the_split_query_response_adds_up_to_it_seen_part_plus_part_along_u(default_run,
+                                                                            name):
+    u = _f64(default_run["variants"][name]["invisible_direction"])  # (3,)
+    for seed in default_run["variants"][name]["seeds"]:
+        seen = _f64(seed["visible_query_response"])  # (9, 3)
+        along = _f64(seed["invisible_query_response"])  # (9, 3)
+        assert seen.shape == along.shape == (9, 3)
+        assert _close(seen + along, seed["query_response"])
+        assert _close(seen @ u, [0.0] * 9)  # the loss's part has nothing along u
+        # rank one, every row a multiple of u
+        assert _close(along - torch.outer(along @ u, u), [[0.0] * 3] * 9)
+
+
+@pytest.mark.parametrize("name", THREE_KEYS_STUDENTS)
+def test_the_trace_along_u_runs_from_the_initial_map_to_the_trained_one(default_run, name):
+    variant = default_run["variants"][name]
+    assert variant["trace_steps"] == [*CONFIG.trace_steps, CONFIG.steps]
+    intended = variant["intended_invisible_component"]
+    for seed in variant["seeds"]:
+        trace = seed["invisible_component_trace"]
+        assert [len(row) for row in trace] == [9] * len(variant["trace_steps"])
+        # the student's own component: the departure plus E_q's
+        own = [[d + c for d, c in zip(departure, intended, strict=True)]
+               for departure in (seed["initial_invisible_departure"],
+                                 seed["invisible_departure"])]
+        assert _close(trace[0], own[0]) and _close(trace[-1], own[1])
+
+
+def test_the_traces_of_adam_and_sgd_start_together(default_run):
+    adam, sgd = (default_run["variants"][name]["seeds"] for name in THREE_KEYS_STUDENTS)
+    for a, s in zip(adam, sgd, strict=True):
+        assert a["invisible_component_trace"][0] == s["invisible_component_trace"][0]
+
+
 def test_the_data_measured_are_every_seeds_heldout_inputs(default_run):
     # every seed's held-out examples, five inputs each
     assert default_run["data"]["inputs"] == len(CONFIG.seeds) * CONFIG.heldout_size * 5

@@ -8,7 +8,7 @@ from matplotlib import rc_context
 from matplotlib.text import Text
 
 from drawing.style import DECIMAL_COMMA, with_decimal_mark
-from experiment.figures import FIGURES, LIGHT, SCHEMES, SYMBOLS, style
+from experiment.figures import FIGURES, LATENT_LABELS, LIGHT, SCHEMES, SYMBOLS, style
 
 # A number as the figures print it: a minus (hyphen or U+2212), digits, a point, perhaps
 # a superscript exponent (10⁻³⁰), or a vulgar fraction.
@@ -86,3 +86,42 @@ def test_printed_entries_take_a_minus_sign_not_a_hyphen(default_run):
         shown = shown_texts(FIGURES["three_keys_query_response"].build(default_run, LIGHT))
     assert any(text.startswith("\N{MINUS SIGN}") for text in shown)
     assert not any(text.startswith("-") for text in shown)
+
+
+def results_when_measured(run: dict, variant: str) -> dict:
+    """RUN as it stood when VARIANT's numbers were in: the painter draws a variant's
+    figures from that, while the later variants still train."""
+    from experiment.variants import VARIANTS  # (imports torch, which the others need not)
+
+    order = list(VARIANTS)
+    measured = order[:order.index(variant) + 1]
+    partial = {key: value for key, value in run.items()
+               if key not in ("variants", "files", "timing")}
+    variants = {name: run["variants"][name] for name in measured if name != "main"}
+    return partial | ({"variants": variants} if variants else {})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_each_figure_is_drawn_from_what_is_measured_when_its_variant_is(default_run, name):
+    # The course along u needs the SGD control as well as the three-keys student.
+    with rc_context(style(LIGHT)):
+        FIGURES[name].build(results_when_measured(default_run, FIGURES[name].variant), LIGHT)
+
+
+@pytest.mark.slow
+def test_the_three_keys_figures_draw_the_recorded_split_and_course(default_run):
+    three = default_run["variants"]["three_keys"]
+    with rc_context(style(LIGHT)):
+        split = FIGURES["three_keys_split"].build(default_run, LIGHT)
+        course = FIGURES["three_keys_along_u"].build(default_run, LIGHT)
+    images = [image.get_array() for ax in split.axes for image in ax.get_images()]
+    assert [image.tolist() for image in images] == [
+        three["seeds"][0]["visible_query_response"], three["seeds"][0]["invisible_query_response"]]
+    panels = [ax for ax in course.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == list(LATENT_LABELS)
+    for row, ax in enumerate(panels):  # the Adam line of each row is its recorded course
+        adam = next(line for line in ax.get_lines() if line.get_label() == "Adam")
+        assert list(adam.get_xdata()) == three["trace_steps"]
+        assert list(adam.get_ydata()) == [step[row] for step in
+                                          three["seeds"][0]["invisible_component_trace"]]
