@@ -60,7 +60,8 @@ def close(found, wanted, tolerance: float) -> bool:
 
 
 def python_head(shown: dict, language: str = DEFAULT) -> dict:
-    words = bank.sentences()[language][1]
+    """The Python head on the sentence the widget shows (the reader's, once composed)."""
+    words = [tuple(word) for word in shown["words"]]
     return {name: value.tolist() for name, value in bank.calculator(
         words, shown["plane"], shown["temperature"], shown["causal"]).items()}
 
@@ -73,7 +74,8 @@ def assert_matches_python(shown: dict, language: str = DEFAULT) -> None:
 
 def tip_of(shown: dict, j: int) -> list[float]:
     """Where word J's arrow points: the ambiguous word's query, another word's key."""
-    return shown["Q"][j] if j == len(shown["plane"]) - 1 else shown["K"][j]
+    ambiguous = [role for _, role in shown["words"]].index("ambiguous")
+    return shown["Q"][j] if j == ambiguous else shown["K"][j]
 
 
 def move(page, j: int, tip) -> None:
@@ -138,7 +140,7 @@ def test_the_causal_switch_changes_the_earlier_rows_only(open_site_page, example
     assert open_["weights"][-1] == pytest.approx(masked["weights"][-1], abs=1e-12)
     assert open_["weights"][0] != pytest.approx(masked["weights"][0], abs=1e-3)
     assert_matches_python(open_)
-    page.locator(f"{WIDGET} button").click()  # back to the bank model
+    page.locator(f"{WIDGET} .calculator__controls .md-button").click()  # the bank model
     assert state(page)["causal"] is True
 
 
@@ -211,14 +213,105 @@ def test_the_cells_a_reader_sees_are_the_python_heads_numbers(open_site_page, la
         "rows => rows.map(r => Array.from(r.querySelectorAll('td'), td => td.textContent))")
     last = len(rows) - 1
     assert rows == [[printed(expected["K"][j], language),
-                     printed(expected["masked"][last][j], language),
-                     printed(expected["weights"][last][j], language)]
+                     printed(expected["masked"][last][j], language, "fix2"),
+                     printed(expected["weights"][last][j], language),
+                     printed(expected["V"][j], language),
+                     printed(expected["weighted"][last][j], language)]
                     for j in range(len(rows))]
     grid = page.eval_on_selector_all(
         f"{WIDGET} table.calculator__pattern tbody tr",
         "rows => rows.map(r => Array.from(r.querySelectorAll('td'), td => td.textContent))")
     assert grid == [[printed(w, language, "fix2") for w in row] for row in expected["weights"]]
     assert traffic.console_errors == [] and traffic.page_errors == []
+
+
+def compose(page, tokens) -> None:
+    """Empty the sentence, then add TOKENS from the word tiles, in order."""
+    page.locator(f"{WIDGET} .calculator__builder .md-button").click()
+    for token in tokens:
+        page.locator(f'{WIDGET} .calculator__palette button[data-token="{token}"]').click()
+    assert [w for w, _ in state(page)["words"]] == list(tokens)
+
+
+def vocabulary(language: str) -> dict[str, str]:
+    """The bank model's words on LANGUAGE's page: role -> the first word of that role."""
+    words = {}
+    for sentence in bank.sentences()[language]:
+        for token, role in sentence:
+            words.setdefault(role, token)
+    return words
+
+
+@pytest.mark.parametrize("language", (DEFAULT, TRANSLATIONS[0]))
+def test_composed_sentences_agree_with_the_python_head(open_site_page, language):
+    page, traffic = open_site_page(language, "attention/")
+    page.wait_for_selector(WIDGET)
+    w = vocabulary(language)
+    sentences = [  # both clues before "bank"; a clue after it; a longer mix
+        (w["clue_1"], w["clue_2"], w["ambiguous"]),
+        (w["plain"], w["ambiguous"], w["clue_2"]),
+        (w["clue_2"], w["plain"], w["ambiguous"], w["clue_1"], w["plain"]),
+    ]
+    for tokens in sentences:
+        compose(page, tokens)
+        assert_matches_python(state(page), language)
+        move(page, 0, (1.2, -0.7))
+        set_controls(page, 1.7, True)
+        assert_matches_python(state(page), language)
+        set_controls(page, 1.0, False)
+        assert_matches_python(state(page), language)
+        set_controls(page, 1.0, True)
+    # The clue after "bank" is hidden from its query: weight 0, its key faded.
+    compose(page, sentences[1])
+    shown = state(page)
+    assert shown["masked"][1][2] is None and shown["weights"][1][2] == 0
+    assert "is-masked" in page.locator(f"{WIDGET} .calculator__point").nth(2).get_attribute(
+        "class")
+    set_controls(page, 1.0, False)
+    assert state(page)["weights"][1][2] > 0.5  # with the mask off, "bank" finds it
+    assert traffic.console_errors == [] and traffic.page_errors == []
+
+
+def test_without_bank_the_calculator_waits_for_it(open_site_page):
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    w = vocabulary(DEFAULT)
+    compose(page, (w["plain"], w["clue_1"]))
+    assert page.locator(f"{WIDGET} .calculator__results").is_hidden()
+    assert "Q" not in state(page)
+    page.locator(f'{WIDGET} .calculator__palette button[data-token="{w["ambiguous"]}"]').click()
+    assert page.locator(f"{WIDGET} .calculator__results").is_visible()
+    assert page.locator(
+        f'{WIDGET} .calculator__palette button[data-token="{w["ambiguous"]}"]').is_disabled()
+    assert_matches_python(state(page))
+    page.locator(f"{WIDGET} .calculator__tile").first.click()  # takes the plain word out
+    assert [role for _, role in state(page)["words"]] == ["clue_1", "ambiguous"]
+
+
+def test_the_tasks_check_themselves_against_the_numbers(open_site_page):
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    assert state(page)["tasks"] == {"even": False, "undecided": False, "hot": False,
+                                    "outcome": None}
+    move(page, 5, (0.0, 2.0))  # the query at right angles to the clue's key
+    shown = state(page)
+    assert shown["tasks"]["even"]
+    assert shown["weights"][5][2] == pytest.approx(shown["weights"][5][5], abs=5e-3)
+    w = vocabulary(DEFAULT)
+    compose(page, (w["clue_1"], w["clue_2"], w["ambiguous"]))
+    shown = state(page)
+    assert shown["tasks"]["undecided"]
+    assert abs(shown["sense"][0] - shown["sense"][1]) <= 0.01
+    set_controls(page, 3.5, True)
+    assert not state(page)["tasks"]["hot"]  # no prediction yet
+    set_controls(page, 1.0, True)
+    compose(page, (w["plain"], w["clue_2"], w["ambiguous"]))
+    page.locator(f"{WIDGET} .calculator__tasks button").nth(1).click()  # "it shrinks"
+    set_controls(page, 3.0, True)
+    done = state(page)["tasks"]
+    assert done["hot"] and done["outcome"]["after"] < done["outcome"]["before"]
+    assert done["outcome"]["right"]
+    assert page.locator(f"{WIDGET} .calculator__mark.is-done").count() == 1
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

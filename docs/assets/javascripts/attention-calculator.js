@@ -247,7 +247,7 @@ function taskList(words, bank) {
   const hot = item(words.taskHot, [el("span", { class: "widget__buttons" }, grow, shrink),
                                    feedback]);
   const box = el("div", { class: "calculator__tasks" },
-    el("p", { class: "widget__title" }, words.tasks),
+    el("p", { class: "calculator__tasks-title" }, words.tasks),
     el("ol", {}, even.li, undecided.li, hot.li));
   return { box, even, undecided, hot, grow, shrink, feedback };
 }
