@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 # What every page loads: the entry, Material's fixes, and what they import.
 EVERY_PAGE = {"site.js", "accessibility.js", "search-counts.js", "common.js", "dom.js"}
 FIGURES = {"figure-viewer.js"}
-BANK = {"bank-model.js", "maths.js", "run-files.js"}
+BANK = {"bank-model.js", "maths.js", "run-files.js", "sense-plane.js"}
 WIDGETS = {
     "": set(),
     "attention/": {"attention-calculator.js", "value-swap.js"} | BANK | FIGURES,
