@@ -60,20 +60,26 @@ def save(fig: Figure, out_dir: Path, name: str, formats=FORMATS) -> list[str]:
     return written
 
 
+# The file-name part of a figure's phone layout: the same content arranged for a
+# narrow column (panels stacked), which a page shows on a narrow screen instead.
+NARROW = "-narrow"
+
+
 class Twin(NamedTuple):
     stem: str  # the file name without its extension
     suffix: str  # the colour scheme's part of it ("" or "-dark")
     mark: str  # the decimal mark's ("" or DECIMAL_COMMA)
     formats: tuple[str, ...]
+    layout: str = ""  # "" or NARROW
 
 
-def twins(name: str, suffixes, marks=("",), formats=FORMATS) -> list[Twin]:
-    """Figure NAME's files: one twin per decimal mark and scheme suffix, in FORMATS;
-    a decimal-comma twin as SVG only (the pages of a decimal-comma language show it;
-    the downloads are the twins with points)."""
-    return [Twin(f"{name}{mark}{suffix}", suffix, mark,
-                 ("svg",) if mark == DECIMAL_COMMA else tuple(formats))
-            for mark in marks for suffix in suffixes]
+def twins(name: str, suffixes, marks=("",), formats=FORMATS, layouts=("",)) -> list[Twin]:
+    """Figure NAME's files: one twin per layout, decimal mark and scheme suffix, in
+    FORMATS; a decimal-comma twin, and a narrow one, as SVG only (pages show them; the
+    downloads are the wide twins with points)."""
+    return [Twin(f"{name}{layout}{mark}{suffix}", suffix, mark,
+                 ("svg",) if mark == DECIMAL_COMMA or layout else tuple(formats), layout)
+            for layout in layouts for mark in marks for suffix in suffixes]
 
 
 def file_names(figure_twins: Iterable[Twin]) -> list[str]:
@@ -83,16 +89,17 @@ def file_names(figure_twins: Iterable[Twin]) -> list[str]:
 def save_twins(figure_twins: Iterable[Twin], settings: Callable[[Twin], dict],
                build: Callable[[Twin], Figure], out_dir: Path) -> list[str]:
     """Save each of a figure's twins: BUILD(twin) drawn under the rc SETTINGS(twin);
-    return the file names. Twins differ in colour or decimal mark only, so the first
-    is laid out and the others take its axes' positions: one layout per figure."""
-    written, positions = [], None
+    return the file names. Twins of one layout differ in colour or decimal mark only,
+    so the first is laid out and the others take its axes' positions: one layout
+    computation per arrangement of the panels."""
+    written, positions = [], {}
     for twin in figure_twins:
         with rc_context(settings(twin)):
             fig = build(twin)
-            if positions is not None:
+            if twin.layout in positions:
                 fig.set_layout_engine("none")
-                for ax, position in zip(fig.axes, positions, strict=True):
+                for ax, position in zip(fig.axes, positions[twin.layout], strict=True):
                     ax.set_position(position)
             written += save(fig, out_dir, twin.stem, twin.formats)
-            positions = [ax.get_position() for ax in fig.axes]
+            positions[twin.layout] = [ax.get_position() for ax in fig.axes]
     return written

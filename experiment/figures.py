@@ -22,6 +22,7 @@ from matplotlib import colors, rc_context
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import NullFormatter
+from mpl_toolkits.mplot3d import proj3d
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 from drawing import files as figure_files
@@ -190,50 +191,76 @@ def fig_three_keys_along_u(results: dict, scheme: Scheme) -> Figure:
     return fig
 
 
-def fig_learned_keys_query_responses(results: dict, scheme: Scheme) -> Figure:
-    """R @ W_Q of the learned-keys student, one panel per seed, on one colour scale."""
+# A phone layout's width: as wide as a phone's column shows without shrinking its
+# text below 9 px.
+NARROW_WIDTH = 4.4
+
+
+def fig_learned_keys_query_responses(results: dict, scheme: Scheme,
+                                     narrow: bool = False) -> Figure:
+    """R @ W_Q of the learned-keys student, one panel per seed, on one colour scale:
+    side by side, or stacked (NARROW)."""
     seeds = results["variants"]["learned_keys"]["seeds"]
     limit = symmetric_limit(*(seed["query_response"] for seed in seeds))
-    fig = Figure(figsize=(1.0 + 2.3 * len(seeds), 4.8), layout="constrained")
-    axes = fig.subplots(1, len(seeds), squeeze=False)[0]
+    if narrow:
+        fig = Figure(figsize=(NARROW_WIDTH, 0.8 + 3.1 * len(seeds)), layout="constrained")
+        axes = fig.subplots(len(seeds), 1, squeeze=False)[:, 0]
+    else:
+        fig = Figure(figsize=(1.0 + 2.3 * len(seeds), 4.8), layout="constrained")
+        axes = fig.subplots(1, len(seeds), squeeze=False)[0]
     for ax, seed in zip(axes, seeds, strict=True):
         image = heatmap(ax, seed["query_response"], "q", scheme, limit)
-        ax.set_title(f"s = {seed['seed']}", fontstyle="italic")
-    for ax in axes[1:]:
-        ax.tick_params(labelleft=False)
-    fig.colorbar(image, ax=axes, shrink=0.8)
+        if narrow:  # the columns' symbols stand above each panel, the seed beside it
+            ax.set_ylabel(f"s = {seed['seed']}", fontstyle="italic", fontsize=11)
+        else:
+            ax.set_title(f"s = {seed['seed']}", fontstyle="italic")
+    if not narrow:
+        for ax in axes[1:]:
+            ax.tick_params(labelleft=False)
+    fig.colorbar(image, ax=axes, shrink=0.8, **({"location": "bottom", "aspect": 30}
+                                               if narrow else {}))
     return fig
 
 
-def fig_training_snapshots(results: dict, scheme: Scheme) -> Figure:
+def fig_training_snapshots(results: dict, scheme: Scheme, narrow: bool = False) -> Figure:
     """R @ W_Q (top) and R @ W_V (bottom) of the first seed after t steps, side by side
-    for every recorded t, on one colour scale; colours only, no printed entries."""
+    for every recorded t, on one colour scale; colours only, no printed entries. NARROW:
+    each strip broken into two rows, so that a block stays large enough to read."""
     snapshots = results["snapshots"]
     steps = snapshots["steps"]
     limit = symmetric_limit(*snapshots["query_response"], *snapshots["value_response"])
-    fig = Figure(figsize=(1.0 + 0.95 * len(steps), 5.6), layout="constrained")
-    axes = fig.subplots(2, 1)
-    for ax, key, symbol in ((axes[0], "query_response", "Q"), (axes[1], "value_response", "V")):
-        # One image per row: the snapshots' 9 x 3 blocks with a blank column between them.
-        gap = np.full((9, 1), np.nan)
-        strip = np.hstack([part for response in snapshots[key]
-                           for part in (np.asarray(response), gap)][:-1])  # (9, 4 t - 1)
-        cmap = scheme.diverging.with_extremes(bad=scheme.background)
-        image = ax.imshow(strip, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto",
-                          interpolation="none")
-        ax.set_xticks([4 * k + 1 for k in range(len(steps))], [str(t) for t in steps])
-        ax.set_yticks(range(9), LATENT_LABELS)
-        ax.set_ylabel(f"$R\\,W_{symbol}$")
-        ax.tick_params(length=0)
-        ax.spines[:].set_visible(False)
-        for k in range(len(steps)):  # each block framed, and ruled between row roles
-            ax.add_patch(Rectangle((4 * k - 0.5, -0.5), 3, 9, fill=False, linewidth=0.8,
-                                   edgecolor=scheme.foreground))
-            for boundary in (2.5, 5.5):
-                ax.plot([4 * k - 0.5, 4 * k + 2.5], [boundary] * 2, color=scheme.foreground,
-                        linewidth=1.2)
-    axes[1].set_xlabel("t", fontstyle="italic")
-    fig.colorbar(image, ax=axes, shrink=0.7)
+    per_row = -(-len(steps) // 2) if narrow else len(steps)
+    rows = [range(start, min(start + per_row, len(steps)))
+            for start in range(0, len(steps), per_row)]
+    fig = Figure(figsize=(NARROW_WIDTH, 1.2 + 3.4 * len(rows)) if narrow
+                 else (1.0 + 0.95 * len(steps), 5.6), layout="constrained")
+    axes = fig.subplots(2 * len(rows), 1)
+    cmap = scheme.diverging.with_extremes(bad=scheme.background)
+    gap = np.full((9, 1), np.nan)
+    blank = np.full((9, 3), np.nan)  # where a shorter last row has no snapshot
+    for k, (key, symbol) in enumerate((("query_response", "Q"), ("value_response", "V"))):
+        for r, shown in enumerate(rows):
+            ax = axes[k * len(rows) + r]
+            # One image per row: the snapshots' 9 x 3 blocks with a blank column between.
+            blocks = [np.asarray(snapshots[key][i]) for i in shown]
+            blocks += [blank] * (per_row - len(blocks))
+            strip = np.hstack([part for block in blocks for part in (block, gap)][:-1])
+            image = ax.imshow(strip, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto",
+                              interpolation="none")
+            ax.set_xticks([4 * j + 1 for j in range(len(shown))], [str(steps[i]) for i in shown])
+            ax.set_yticks(range(9), LATENT_LABELS)
+            ax.set_ylabel(f"$R\\,W_{symbol}$")
+            ax.tick_params(length=0)
+            ax.spines[:].set_visible(False)
+            for j in range(len(shown)):  # each block framed, and ruled between row roles
+                ax.add_patch(Rectangle((4 * j - 0.5, -0.5), 3, 9, fill=False, linewidth=0.8,
+                                       edgecolor=scheme.foreground))
+                for boundary in (2.5, 5.5):
+                    ax.plot([4 * j - 0.5, 4 * j + 2.5], [boundary] * 2,
+                            color=scheme.foreground, linewidth=1.2)
+    axes[-1].set_xlabel("t", fontstyle="italic")
+    fig.colorbar(image, ax=axes, shrink=0.7, **({"location": "bottom", "aspect": 30}
+                                               if narrow else {}))
     return fig
 
 
@@ -307,8 +334,9 @@ def early_steps(ax, results: dict, scheme: Scheme) -> None:
 LABEL_SIZE = 15
 
 
-def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
-    """A 3-D view of query space: the three coordinate axes through 0, no panes."""
+def _tetrahedron_axes(ax, scheme: Scheme, limit: float, names: bool = True) -> None:
+    """A 3-D view of query space: the three coordinate axes through 0, no panes; the
+    axes named q1, q2, q3 unless NAMES is false."""
     for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
         axis.set_pane_color((0, 0, 0, 0))
         axis.line.set_color((0, 0, 0, 0))
@@ -317,8 +345,9 @@ def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
         end = np.zeros(3)
         end[k] = limit
         ax.plot(*zip(-end, end, strict=True), color=scheme.grid, linewidth=0.8)
-        ax.text(*(1.08 * end), subscript("q", k + 1), color=scheme.reference,
-                fontstyle="italic", ha="center", va="center", fontsize=LABEL_SIZE)
+        if names:
+            ax.text(*(1.08 * end), subscript("q", k + 1), color=scheme.reference,
+                    fontstyle="italic", ha="center", va="center", fontsize=LABEL_SIZE)
     ax.set_xlim(-limit, limit), ax.set_ylim(-limit, limit), ax.set_zlim(-limit, limit)
     ax.set_box_aspect((1, 1, 1), zoom=1.3)
     # A view in which no key hides behind another or behind the origin.
@@ -326,20 +355,36 @@ def _tetrahedron_axes(ax, scheme: Scheme, limit: float) -> None:
     ax.grid(False)
 
 
+# How far a key's label stands from its key, in points.
+LABEL_OFFSET = 16
+
+
 def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool,
-                scheme: Scheme, alpha: float = 1.0, label_scale: float = 1.3) -> None:
-    """Keys as points, with every difference between two of them as an edge."""
+                scheme: Scheme, alpha: float = 1.0) -> None:
+    """Keys as points, with every difference between two of them as an edge; each
+    label LABEL_OFFSET points from its key, in the direction, as the view shows them,
+    away from the other keys: clear of the edges and of the markers however the keys
+    lie. Call it once the axes' view and limits are set."""
     keys = np.asarray(keys)
     for i, j in itertools.combinations(range(len(keys)), 2):
         ax.plot(*zip(keys[i], keys[j], strict=True), color=colour, linestyle=linestyle,
                 linewidth=1.4, alpha=alpha)
     ax.scatter(*keys.T, color=colour, marker=marker, s=22, depthshade=False, alpha=alpha)
-    if labels:  # each label out from the keys' centre, clear of the edges
-        centre = keys.mean(axis=0)
-        for i, key in enumerate(keys):
-            ax.text(*(centre + label_scale * (key - centre)), subscript("k", i + 1),
-                    color=scheme.foreground,
-                    fontstyle="italic", ha="center", va="center", fontsize=LABEL_SIZE)
+    if labels:
+        x, y, _ = proj3d.proj_transform(*keys.T, ax.get_proj())
+        seen = np.column_stack([x, y])  # the keys where the view puts them
+        scale = float(np.ptp(seen, axis=0).max()) or 1.0
+        for i, at in enumerate(seen):
+            away = (at - seen.mean(axis=0)) / scale
+            for j, other in enumerate(seen):
+                if j != i:
+                    apart = (at - other) / scale
+                    away += apart / max(float(apart @ apart), 1e-3)
+            away /= max(float(np.linalg.norm(away)), 1e-12)
+            ax.annotate(subscript("k", i + 1), xy=tuple(at), xycoords="data",
+                        xytext=tuple(LABEL_OFFSET * away), textcoords="offset points",
+                        color=scheme.foreground, fontstyle="italic", ha="center",
+                        va="center", fontsize=LABEL_SIZE)
 
 
 def _right_angle(ax, corner, along_plane, normal, colour: str, size: float = 0.3) -> None:
@@ -352,22 +397,17 @@ def _right_angle(ax, corner, along_plane, normal, colour: str, size: float = 0.3
 
 
 def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
-    """Top left: the four fixed keys, a tetrahedron whose six edges are their
-    differences. Top right: the first three keys, the triangle of their differences (a
-    plane), and the invisible direction u at right angles to it, with a right-angle
-    mark. Below: each learned-keys seed's keys (coloured, labelled) against the fixed
-    ones (grey, dotted), in that seed's own query coordinates, and the fixed keys in
-    that seed's basis, K M^-T + c, as rings around them."""
+    """Left: the four fixed keys, a tetrahedron whose six edges are their differences.
+    Right: the first three keys, the triangle of their differences (a plane), and the
+    invisible direction u at right angles to it, with a right-angle mark."""
     fixed = np.asarray(results["fixed_keys"])  # (4, 3)
     direction = np.asarray(results["variants"]["three_keys"]["invisible_direction"])  # (3,)
-    seeds = results["variants"]["learned_keys"]["seeds"]
-    fig = Figure(figsize=(7.2, 2.8 + 2.5 * ((len(seeds) + 2) // 3)), layout="constrained")
-    grid = fig.add_gridspec(1 + (len(seeds) + 2) // 3, 6)
+    fig = Figure(figsize=(7.2, 3.2), layout="constrained")
     limit = 1.6
-    four = fig.add_subplot(grid[0, 0:3], projection="3d")
+    four = fig.add_subplot(1, 2, 1, projection="3d")
     _tetrahedron_axes(four, scheme, limit)
     _keys_drawn(four, fixed, scheme.seed_colours[0], "-", "o", True, scheme)
-    three = fig.add_subplot(grid[0, 3:6], projection="3d")
+    three = fig.add_subplot(1, 2, 2, projection="3d")
     _tetrahedron_axes(three, scheme, limit)
     three.add_collection3d(Poly3DCollection([fixed[:3]], facecolor=scheme.seed_colours[0],
                                             alpha=0.25, edgecolor="none"))
@@ -379,11 +419,26 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
                fontstyle="italic", fontweight="bold", ha="center", va="center",
                fontsize=LABEL_SIZE)
     _right_angle(three, centre, fixed[0] - centre, direction, scheme.seed_colours[1])
+    return fig
+
+
+def fig_learned_keys_geometry(results: dict, scheme: Scheme, narrow: bool = False) -> Figure:
+    """Each learned-keys seed's keys (coloured, labelled) against the fixed ones (grey,
+    dotted), in that seed's own query coordinates, and the fixed keys in that seed's
+    basis, K M^-T + c, as rings around them: one panel per seed, side by side or
+    stacked (NARROW)."""
+    fixed = np.asarray(results["fixed_keys"])  # (4, 3)
+    seeds = results["variants"]["learned_keys"]["seeds"]
+    fig = Figure(figsize=(NARROW_WIDTH, 3.2 * len(seeds)) if narrow
+                 else (7.2, 2.9 * -(-len(seeds) // 3)), layout="constrained")
     for k, seed in enumerate(seeds):
         learned = np.asarray(seed["keys"])
         reach = max(float(np.abs(learned).max()), float(np.abs(fixed).max())) * 1.25
-        ax = fig.add_subplot(grid[1 + k // 3, 2 * (k % 3):2 * (k % 3) + 2], projection="3d")
-        _tetrahedron_axes(ax, scheme, reach)
+        ax = (fig.add_subplot(len(seeds), 1, k + 1, projection="3d") if narrow
+              else fig.add_subplot(-(-len(seeds) // 3), 3, k + 1, projection="3d"))
+        # Unnamed axes: each seed has coordinates of its own, and the keys' labels need
+        # the room.
+        _tetrahedron_axes(ax, scheme, reach, names=False)
         _keys_drawn(ax, fixed, scheme.reference, ":", ".", False, scheme, alpha=0.8)
         colour = scheme.seed_colours[k % len(scheme.seed_colours)]
         # The fixed keys in this seed's basis, K M^-T + c, as rings: the learned keys sit
@@ -391,7 +446,7 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
         ax.scatter(*np.asarray(seed["mapped_fixed_keys"]).T, s=110, facecolors="none",
                    edgecolors=scheme.foreground, linewidths=1.0, depthshade=False)
         _keys_drawn(ax, learned, colour, SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
-                    SEED_MARKERS[k % len(SEED_MARKERS)], True, scheme, label_scale=1.45)
+                    SEED_MARKERS[k % len(SEED_MARKERS)], True, scheme)
         ax.text2D(0.02, 0.92, f"s = {seed['seed']}", transform=ax.transAxes,
                   fontstyle="italic", color=scheme.foreground, fontsize=LABEL_SIZE)
     return fig
@@ -401,15 +456,19 @@ class Drawing(NamedTuple):
     variant: str  # the variant whose results it draws: it can be drawn once that is measured
     build: Callable[[dict, Scheme], Figure]
     decimals: bool = True  # it prints decimal numbers, so it has a decimal-comma twin
+    narrow: bool = False  # build takes narrow=True: a phone layout, panels stacked
 
 
 FIGURES = {
     "query_response": Drawing("main", fig_query_response),
     "value_response": Drawing("main", fig_value_response),
     "loss_curves": Drawing("main", fig_loss_curves),
-    "training_snapshots": Drawing("main", fig_training_snapshots),
-    "learned_keys_query_responses": Drawing("learned_keys", fig_learned_keys_query_responses),
-    # Drawn once the three-keys student is in: it needs the learned keys and u.
+    "training_snapshots": Drawing("main", fig_training_snapshots, narrow=True),
+    "learned_keys_query_responses": Drawing("learned_keys", fig_learned_keys_query_responses,
+                                            narrow=True),
+    "learned_keys_geometry": Drawing("learned_keys", fig_learned_keys_geometry,
+                                     decimals=False, narrow=True),
+    # Drawn once the three-keys student is in: it needs u.
     "key_geometry": Drawing("three_keys", fig_key_geometry, decimals=False),
     "three_keys_query_response": Drawing("three_keys", fig_three_keys_query_response),
     "three_keys_split": Drawing("three_keys", fig_three_keys_split),
@@ -422,18 +481,25 @@ SCHEME_OF = {scheme.suffix: scheme for scheme in SCHEMES}
 
 
 def _twins(name: str) -> list[figure_files.Twin]:
-    return figure_files.twins(name, SCHEME_OF, DECIMAL_MARKS if FIGURES[name].decimals
-                              else DECIMAL_MARKS[:1])
+    drawing = FIGURES[name]
+    return figure_files.twins(name, SCHEME_OF,
+                              DECIMAL_MARKS if drawing.decimals else DECIMAL_MARKS[:1],
+                              layouts=("", figure_files.NARROW) if drawing.narrow else ("",))
 
 
 def write(name: str, results: dict, out_dir: Path) -> list[str]:
     """Write figure NAME in every scheme as SVG and PNG, and, if it prints decimals,
-    with a decimal comma as SVG (<name>-comma.svg: the decimal-comma pages); return
-    the file names."""
+    with a decimal comma as SVG (<name>-comma.svg: the decimal-comma pages); a figure
+    with a phone layout, that too, as SVG (<name>-narrow.svg, <name>-narrow-comma.svg);
+    return the file names."""
     return figure_files.save_twins(
         _twins(name), lambda twin: style(SCHEME_OF[twin.suffix]),
-        lambda twin: with_decimal_mark(FIGURES[name].build(results, SCHEME_OF[twin.suffix]),
-                                       twin.mark), out_dir)
+        lambda twin: with_decimal_mark(_built(name, results, twin), twin.mark), out_dir)
+
+
+def _built(name: str, results: dict, twin: figure_files.Twin) -> Figure:
+    build, scheme = FIGURES[name].build, SCHEME_OF[twin.suffix]
+    return build(results, scheme, narrow=True) if twin.layout else build(results, scheme)
 
 
 def file_names(name: str) -> list[str]:

@@ -761,8 +761,13 @@ def mixing_matrix_is_orthogonal(values):
 
 # The figures the page names, in its order, where it says what a run writes.
 NAMED_FIGURES = ("query_response", "value_response", "training_snapshots", "loss_curves",
-                 "key_geometry", "learned_keys_query_responses", "three_keys_query_response",
-                 "three_keys_split", "three_keys_along_u")
+                 "key_geometry", "learned_keys_query_responses", "learned_keys_geometry",
+                 "three_keys_query_response", "three_keys_split", "three_keys_along_u")
+# The named figures that print no decimals, so they have no decimal-comma twin.
+WITHOUT_DECIMALS = {"key_geometry", "learned_keys_geometry"}
+# The named figures of several panels side by side, drawn stacked for a phone too.
+WITH_PHONE_LAYOUT = {"training_snapshots", "learned_keys_query_responses",
+                     "learned_keys_geometry"}
 
 
 def _drop_last_figure(values) -> None:
@@ -771,22 +776,31 @@ def _drop_last_figure(values) -> None:
                                            if not name.startswith(last)])
 
 
-# The one named figure that prints no decimals, so it has no decimal-comma twin.
-WITHOUT_DECIMALS = "key_geometry"
+def _expected_files() -> set[str]:
+    """results.json and every named figure's files: SVG and PNG, light and dark; an SVG
+    pair with decimal commas unless it prints no decimals; an SVG pair of its phone
+    layout (with decimal commas too, where it has them) if it has one."""
+    files = {"results.json"}
+    for figure in NAMED_FIGURES:
+        marks = ["", "-comma"] if figure not in WITHOUT_DECIMALS else [""]
+        layouts = ["", "-narrow"] if figure in WITH_PHONE_LAYOUT else [""]
+        for layout in layouts:
+            for mark in marks:
+                for twin in ("", "-dark"):
+                    formats = ("svg", "png") if not (layout or mark) else ("svg",)
+                    files |= {f"{figure}{layout}{mark}{twin}.{fmt}" for fmt in formats}
+    return files
 
 
 @claim(refute=_drop_last_figure)
-def run_writes_the_nine_named_figures(values):
-    """The run wrote results.json and the nine figures the page names, each as SVG and
-    PNG and each with a dark twin, all but key_geometry also as SVG with decimal commas
-    (light and dark), and nothing else."""
+def run_writes_the_ten_named_figures(values):
+    """The run wrote results.json and the ten figures the page names, each as SVG and
+    PNG with a dark twin, most also as SVG with decimal commas (light and dark), those
+    of several panels also in a phone layout, and nothing else."""
     files = lookup(values, "experiment.files")
-    named = {"results.json"} | {f"{figure}{twin}.{fmt}" for figure in NAMED_FIGURES
-                                for twin in ("", "-dark") for fmt in ("svg", "png")} | {
-        f"{figure}-comma{twin}.svg" for figure in NAMED_FIGURES if figure != WITHOUT_DECIMALS
-        for twin in ("", "-dark")}
+    named = _expected_files()
     unnamed, missing = sorted(set(files) - named), sorted(named - set(files))
-    return evidence(equal("named_figures", len(NAMED_FIGURES), 9),
+    return evidence(equal("named_figures", len(NAMED_FIGURES), 10),
                     equal("files_not_named", len(unnamed), 0),
                     equal("named_files_not_written", len(missing), 0),
                     detail=f"files the run wrote that the page does not name: "

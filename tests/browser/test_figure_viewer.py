@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.browser import axe
 from tests.browser.conftest import SCHEMES
-from tests.project import DEFAULT, LANGUAGES, site_words
+from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS, site_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -173,3 +173,32 @@ def test_a_figure_drawn_for_both_schemes_opens_as_the_reader_sees_it(open_site_p
     page.wait_for_function("(s) => document.querySelector(s)?.open", arg=DIALOG)
     assert view(page)["src"] == expected  # what the reader sees, without the fragment
     expect(page.locator(IMAGE)).to_be_visible()
+
+
+# A figure of several panels side by side is drawn stacked for a phone too; each
+# screen shows one layout, and the viewer opens the one shown.
+STACKED = "learned_keys_query_responses"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize(("width", "shown", "hidden"), [
+    (PHONE["width"], "figure-narrow", "figure-wide"),
+    (1280, "figure-wide", "figure-narrow"),
+])
+def test_a_stacked_figure_shows_the_layout_for_the_screen(open_site_page, width, shown,
+                                                           hidden):
+    page, _ = open_site_page(TRANSLATIONS[-1], PAGE, fresh=True)
+    page.set_viewport_size({"width": width, "height": PHONE["height"]})
+    visible = page.locator(f'button.figure-open:has(img[src*="{STACKED}"]):visible')
+    expect(visible).to_have_count(1)  # one layout, one scheme
+    image = visible.locator("img")
+    assert shown in image.get_attribute("class")
+    for button in page.locator(f'button.figure-open:has(img.{hidden}[src*="{STACKED}"])').all():
+        expect(button).to_be_hidden()
+    box = image.bounding_box()
+    assert box["width"] <= width
+    if width == PHONE["width"]:
+        # Drawn for a phone's column: shown at nearly its drawn size, its printed
+        # entries readable (the wide layout would shrink to under half of its own).
+        natural = image.evaluate("(img) => img.naturalWidth")
+        assert box["width"] >= 0.8 * natural, (box["width"], natural)

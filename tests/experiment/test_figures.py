@@ -8,7 +8,15 @@ from matplotlib import rc_context
 from matplotlib.text import Text
 
 from drawing.style import DECIMAL_COMMA, with_decimal_mark
-from experiment.figures import FIGURES, LATENT_LABELS, LIGHT, SCHEMES, SYMBOLS, style
+from experiment.figures import (
+    FIGURES,
+    LATENT_LABELS,
+    LIGHT,
+    NARROW_WIDTH,
+    SCHEMES,
+    SYMBOLS,
+    style,
+)
 
 # A number as the figures print it: a minus (hyphen or U+2212), digits, a point, perhaps
 # a superscript exponent (10⁻³⁰), or a vulgar fraction.
@@ -42,12 +50,27 @@ def test_words_fail(text):
     assert not is_symbol_or_number(text)
 
 
+def built(name: str, run: dict, scheme, narrow: bool):
+    """Figure NAME as write() draws it, in its phone layout if NARROW."""
+    build = FIGURES[name].build
+    return build(run, scheme, narrow=True) if narrow else build(run, scheme)
+
+
+# Every figure in every layout it is drawn in.
+LAYOUTS = [(name, False) for name in FIGURES] + [
+    (name, True) for name in FIGURES if FIGURES[name].narrow]
+
+
+def layout_id(case) -> str:
+    return f"{case[0]}-narrow" if case[1] else case[0]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", SCHEMES, ids=lambda scheme: scheme.suffix or "light")
-@pytest.mark.parametrize("name", list(FIGURES))
-def test_figures_hold_no_words(default_run, name, scheme):
+@pytest.mark.parametrize("case", LAYOUTS, ids=layout_id)
+def test_figures_hold_no_words(default_run, case, scheme):
     with rc_context(style(scheme)):  # built and laid out as write() saves it
-        fig = FIGURES[name].build(default_run, scheme)
+        fig = built(case[0], default_run, scheme, case[1])
         fig.draw_without_rendering()
     shown = [t.get_text() for t in fig.findobj(Text) if t.get_visible()]
     assert any(shown), "the figure shows no text at all: the check would be empty"
@@ -60,11 +83,13 @@ def shown_texts(fig) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [name for name in FIGURES if FIGURES[name].decimals])
-def test_a_decimal_comma_twin_writes_every_decimal_with_a_comma(default_run, name):
+@pytest.mark.parametrize("case", [case for case in LAYOUTS if FIGURES[case[0]].decimals],
+                         ids=layout_id)
+def test_a_decimal_comma_twin_writes_every_decimal_with_a_comma(default_run, case):
+    name, narrow = case
     with rc_context(style(LIGHT)):
-        points = shown_texts(FIGURES[name].build(default_run, LIGHT))
-        commas = shown_texts(with_decimal_mark(FIGURES[name].build(default_run, LIGHT),
+        points = shown_texts(built(name, default_run, LIGHT, narrow))
+        commas = shown_texts(with_decimal_mark(built(name, default_run, LIGHT, narrow),
                                                DECIMAL_COMMA))
     decimal = re.compile(r"\d[.,]\d")
     assert any(decimal.search(text) for text in points), "it prints no decimals at all"
@@ -78,6 +103,22 @@ def test_the_figure_marked_without_decimals_prints_none(default_run):
         with rc_context(style(LIGHT)):
             shown = shown_texts(FIGURES[name].build(default_run, LIGHT))
         assert [text for text in shown if re.search(r"\d\.\d", text)] == [], name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [name for name in FIGURES if FIGURES[name].narrow])
+def test_a_phone_layout_stacks_the_same_panels_in_one_column(default_run, name):
+    with rc_context(style(LIGHT)):
+        wide, narrow = (built(name, default_run, LIGHT, layout) for layout in (False, True))
+        wide_texts, narrow_texts = shown_texts(wide), shown_texts(narrow)
+    assert set(narrow_texts) == set(wide_texts)  # the same numbers and symbols
+    assert narrow.get_figwidth() <= NARROW_WIDTH < wide.get_figwidth()
+    # The panels (not the colour bar, which is far narrower or lower) one above another.
+    panels = [ax.get_position() for ax in narrow.axes if ax.get_label() != "<colorbar>"]
+    assert len(panels) > 1
+    for upper, lower in zip(sorted(panels, key=lambda box: -box.y0), sorted(
+            panels, key=lambda box: -box.y0)[1:], strict=False):
+        assert lower.y1 <= upper.y0 + 1e-9, "two panels side by side"
 
 
 @pytest.mark.slow

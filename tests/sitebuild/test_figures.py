@@ -55,6 +55,32 @@ def test_lang_in_a_figure_name_is_the_page_language(language):
     assert f"run/bars-{language}-dark.svg#only-dark" in page
 
 
+STACKED = values("maps.svg", "maps-dark.svg", "maps-comma.svg", "maps-comma-dark.svg",
+                 "maps-narrow.svg", "maps-narrow-dark.svg", "maps-narrow-comma.svg",
+                 "maps-narrow-comma-dark.svg")
+
+
+def test_a_figure_with_a_phone_layout_places_both_layouts_each_marked_with_its_class():
+    page = filled('{{ figure maps "Maps" }}', STACKED, language_writing("."))
+    assert page.splitlines() == [
+        "![Maps](run/maps.svg#only-light){ .figure-wide }",
+        "![Maps](run/maps-dark.svg#only-dark){ .figure-wide }",
+        "![Maps](run/maps-narrow.svg#only-light){ .figure-narrow }",
+        "![Maps](run/maps-narrow-dark.svg#only-dark){ .figure-narrow }"]
+
+
+def test_a_decimal_comma_page_shows_the_phone_layout_with_commas_too():
+    page = filled('{{ figure maps "Maps" }}', STACKED, language_writing(","))
+    assert "run/maps-narrow-comma.svg#only-light){ .figure-narrow }" in page
+    assert "run/maps-comma-dark.svg#only-dark){ .figure-wide }" in page
+    assert "maps-narrow.svg" not in page and "maps.svg" not in page
+
+
+def test_a_phone_layout_missing_its_dark_twin_is_an_error():
+    published = values("maps.svg", "maps-dark.svg", "maps-narrow.svg")
+    assert "published no maps-narrow-dark.svg" in faults('{{ figure maps "Maps" }}', published)
+
+
 @pytest.mark.parametrize(("markdown", "message"), [
     ('{{ figure heat "A heat map" }}', r"published no heat\.svg, heat-dark\.svg"),
     ('{{ figure heat A heat map }}', "usage"),
