@@ -35,9 +35,11 @@ from sitebuild import (
     languages,
     logs,
     notebook,
+    notebook_cache,
     parity,
     publish,
     scratch,
+    templates,
 )
 from sitebuild.report import Report
 from sitebuild.runs import RunCache, RunFailed, computations, watched_paths
@@ -137,7 +139,7 @@ def on_pre_build(config) -> None:  # after mkdocs-static-i18n's on_config has se
 
 def on_env(env, config, files):
     languages.with_material_words(env, languages.building(config))
-    return env
+    return templates.reuse_compiled(env)
 
 
 @event_priority(-150)  # after mkdocs-static-i18n's (-100), which makes the files anew
@@ -206,6 +208,13 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
             _fail(path, error.message, error.line)
     shown = "\n".join(f"{path}:{e.line}: {e.message}" for e in result.errors)
     return _error_banner(shown) + expand_language(markdown, language)
+
+
+@event_priority(-50)  # after mkdocs-jupyter's, which sets the page's render
+def on_pre_page(page, config, files):
+    if page.file.src_uri in _build.notebooks and hasattr(page, "nb_url"):
+        notebook_cache.render_once(page, dict(config.plugins["mkdocs-jupyter"].config))
+    return page
 
 
 def _first_line(file: File, markdown: str) -> int:

@@ -103,6 +103,8 @@ def assemble(prose: nbformat.NotebookNode, code: nbformat.NotebookNode) -> nbfor
             cell.metadata = {**copy.deepcopy(done.metadata), **cell.metadata}
     result.metadata = {**copy.deepcopy(code.metadata), **{
         key: value for key, value in prose.metadata.items() if key != "jupytext"}}
+    for number, cell in enumerate(result.cells, 1):  # Jupytext's ids are random
+        cell.id = f"cell-{number}"  # the same page and run make the same notebook, byte for byte
     return result
 
 
