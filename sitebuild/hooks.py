@@ -95,7 +95,7 @@ def _fail(path: str, message: str, line: int = 1) -> None:
 
 
 def _source_path(file: File, config) -> str:
-    """FILE's source as an author names it: docs/attention.uk.md."""
+    """FILE's source as an author names it: docs/attention.<code>.md."""
     root = Path(config.config_file_path).resolve().parent
     source = Path(config.docs_dir).resolve() / file.src_uri
     try:

@@ -230,7 +230,7 @@ MODEL = {
         "model": {"embeddings": {"plain": [-0.6, -0.8, 0.0, 0.0],
                                  "ambiguous": [0.0, 1.0, 0.5, 0.5],
                                  "clue_1": [1.0, 0.0, 1.0, 0.0]}},
-        "sentences": {"sv": [
+        "sentences": {SV: [
             {"tokens": ["på", "grund", "på", "banken"],
              "roles": ["plain", "clue_1", "plain", "ambiguous"]},
             {"tokens": ["Jag", "på", "banken"], "roles": ["plain", "plain", "ambiguous"],
@@ -241,11 +241,11 @@ MODEL = {
 
 def test_the_embedding_table_has_a_row_per_kind_of_word_each_word_once():
     page = filled("| a | b | c | d | e |\n|---|---|---|---|---|\n"
-                  "{{ rows bank_embeddings }}", MODEL, "sv")
+                  "{{ rows bank_embeddings }}", MODEL, SV)
     assert page.count("\n| ") == 3 and "| på, Jag | " in page and "| grund | " in page
     assert 'data-key="examples.bank.model.embeddings.ambiguous.3"' in page and ">0,5<" in page
 
 
 def test_the_queries_table_has_every_word_of_the_second_sentence():
-    page = filled("| a | b | c |\n|---|---|---|\n{{ rows bank_queries }}", MODEL, "sv")
+    page = filled("| a | b | c |\n|---|---|---|\n{{ rows bank_queries }}", MODEL, SV)
     assert page.count("\n| ") == 3 and "| Jag | " in page and "[−2,4; 1,8]" in page
