@@ -141,7 +141,7 @@ def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_
     assert '<td class="heat heat-8">' in page  # 0.8 → level 8 of 10
     assert page.count("is-masked") == 3  # the three cells right of the diagonal
     assert '<tr class="is-followed"><th scope="row">banken</th>' in page
-    assert 'data-key="examples.bank.sentences.sv.0.weights.2.1"' in page
+    assert f'data-key="examples.bank.sentences.{SV}.0.weights.2.1"' in page
 
 
 def test_a_heatmap_row_shows_only_the_followed_word():
