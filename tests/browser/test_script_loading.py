@@ -20,7 +20,7 @@ BANK = {"bank-model.js", "maths.js", "run-files.js", "sense-plane.js"}
 WIDGETS = {
     "": set(),
     "attention/": {"attention-calculator.js", "value-swap.js"} | BANK | FIGURES,
-    "feature-recovery/": {"intervention-explorer.js", "playground-ui.js",
+    "feature-recovery/": {"intervention-explorer.js", "explorer-views.js", "playground-ui.js",
                           "playground-model.js", "playground-views.js", "maths.js",
                           "run-files.js"} | FIGURES,
     "notebook/": FIGURES,
