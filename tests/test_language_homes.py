@@ -20,7 +20,7 @@ BINARY = (".woff", ".woff2", ".png", ".svg", ".ico")
 
 def naming_a_language(paths, root=ROOT) -> dict[str, list[str]]:
     """PATHS (relative to ROOT) that name a language code as a quoted string, a folder
-    or a file-name part ("uk", /uk/, .uk.), with the codes they name."""
+    or a file-name part ("xx", /xx/, .xx.), with the codes they name."""
     found = {}
     for path in paths:
         text = (root / path).read_text(encoding="utf-8", errors="replace")
