@@ -215,12 +215,12 @@ def test_a_malformed_shortcode_fails_naming_itself_and_why(markdown, why):
 
 
 @pytest.mark.parametrize("markdown", ["{{ heatmap bank_1 }}", "{{ tiles bank_1 }}",
-                                      "{{ rows interventions }}"])
+                                      "{{ rows three_keys }}"])
 def test_a_run_value_of_the_wrong_shape_fails_a_heatmap_tiles_or_table_naming_it(markdown):
     broken = {"examples": {"bank": {"sentences": {DEFAULT: [
         {"tokens": 3, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
          "weights": [["a", "b", "c"]] * 3}]}}},
-        "experiment": {"seeds": 3}}
+        "experiment": {"variants": {"three_keys": {"seeds": 3}}}}
     name = markdown.split()[2]
     assert name in faults(markdown, broken)
 
