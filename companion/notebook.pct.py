@@ -3,22 +3,13 @@
 # docs/notebook.md and its translations (notebook.<code>.md), which place the cells by name.
 
 # %% name="setup"
-# %matplotlib inline
 import torch
-from IPython.display import display
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
+from companion.show import show  # show(draw): draw(scheme, words) for each page's language
 from experiment import data, figures, interventions, measure, model
 from experiment.config import Config
-
-
-def show(draw):
-    """draw(scheme) for a light page and for a dark one: the site shows the figure
-    of its colour scheme, Jupyter both."""
-    for scheme in figures.SCHEMES:
-        display(draw(scheme), metadata={"dark": scheme is figures.DARK})
-
 
 # %% name="train"
 config = Config(seeds=(0,))                  # the site's configuration, one seed
@@ -43,12 +34,13 @@ print(f"{config.steps} steps, batch {config.batch_size}")
 print(f"training MSE: first {loss_trace[0]:.3g}, last {loss_trace[-1]:.3g}")
 
 # %% name="training-curve"
-def training_curve(scheme):
+def training_curve(scheme, words):
     with rc_context(figures.style(scheme)):     # background, text and axes colours
         fig = Figure(figsize=(6, 3.2), layout="constrained")
         ax = fig.add_subplot()
         ax.semilogy(loss_trace.numpy(), color=scheme.seed_colours[0])
-        ax.set_xlabel("step")
+        ax.yaxis.set_major_formatter(figures.power_of_ten)   # 10⁻³⁰, as the site's figures
+        ax.set_xlabel(words["stepAxis"])      # "step" in the page's language
         ax.set_ylabel("MSE")
     return fig
 
@@ -57,10 +49,10 @@ show(training_curve)
 
 # %% name="query-response"
 query_response, value_response = measure.responses(student, R)   # (9, 3) each
-show(lambda scheme: figures.single_heatmap(query_response.numpy(), "q", scheme))
+show(lambda scheme, words: figures.single_heatmap(query_response.numpy(), "q", scheme))
 
 # %% name="value-response"
-show(lambda scheme: figures.single_heatmap(value_response.numpy(), "v", scheme))
+show(lambda scheme, words: figures.single_heatmap(value_response.numpy(), "v", scheme))
 
 # %% name="heldout"
 heldout = data.draw_examples(data.generator(0, "heldout"), config.heldout_size, R,
