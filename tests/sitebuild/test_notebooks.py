@@ -368,6 +368,16 @@ def test_the_notebooks_run_is_keyed_on_its_code_the_experiment_and_provenance(tm
     assert companion.source_hash() != before, "a cell tag changes what executes"
 
 
+# What the notebook page's listing shows at 1280 px without scrolling sideways.
+LISTING_WIDTH = 78
+
+
+def test_every_line_of_the_notebooks_code_fits_its_listing_on_a_desktop():
+    long = [f"{cell.metadata['name']}: {line}" for cell in read().cells
+            for line in cell.source.splitlines() if len(line) > LISTING_WIDTH]
+    assert not long, "\n".join(long)
+
+
 # What make passes on to a make that it runs.
 SUB_MAKE = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"}
 
