@@ -74,7 +74,7 @@ def figure_files(notebook: nbformat.NotebookNode) -> dict[str, bytes]:
             raise ValueError(f"cell {cell.metadata['name']!r} shows the images {shown} "
                              "(language, dark): a figure cell shows one figure for each "
                              f"language, for a light page and its dark twin, {expected} "
-                             "(show(draw), in the notebook)")
+                             "(companion/show.py)")
         for output, (code, dark) in zip(images, shown, strict=True):
             name = f"notebook-{cell.metadata['name']}-{code}{'-dark' if dark else ''}.png"
             output.metadata["filenames"] = {PNG: name}

@@ -2,13 +2,15 @@
 the one execution. draw(scheme, words) is called for each language of the site
 (locales/<code>.toml), with that language's words, and for a light page and a dark
 one; the figure gets the language's decimal sign (drawing.style.with_decimal_mark).
-Each output names its language and scheme in its metadata (LANGUAGE, DARK): the site
-puts each page's own on the page and into its download, Jupyter shows them all.
+Each output names its language and scheme in its metadata (LANGUAGE, DARK_PAGE): the
+site puts each page's own on the page and into its download, Jupyter shows them all.
 
 Drawing is what the execution spends its time on, so a figure is drawn only as often
-as its pictures differ: its twins take the layout of the first that prints the same
-words (they differ in colour and decimal mark only, whose signs are equally wide),
-and a twin that prints what another printed, in the same colours, is that picture.
+as its pictures differ. draw is given nothing of a language but its words, so two
+languages' figures differ only in the texts they hold and the decimal mark: a twin
+that holds the texts of one already drawn, in the same colours and decimal mark, is
+that picture; and twins that hold the same texts take the first one's layout (they
+differ in colour and decimal mark only, and a comma is as wide as a point).
 """
 
 import io
