@@ -73,7 +73,7 @@ class NotebookError(ValueError):
 
 
 def page_language(src_uri: str, default: str) -> str:
-    """A page's language: its source's suffix ("notebook.uk.md": uk), else DEFAULT's."""
+    """A page's language: its source's suffix ("notebook.<code>.md": <code>), else DEFAULT's."""
     return src_uri.removesuffix(".md").partition(".")[2] or default
 
 
