@@ -19,3 +19,6 @@ assembles page and download from that prose and this one execution
 # A figure output's metadata (show.py): the language it is drawn for (a code of
 # locales/), and whether for a dark page.
 LANGUAGE, DARK_PAGE = "language", "dark"
+# Set in the kernel's environment by the site's execution, which draws every page's
+# figures; a reader's Jupyter draws one, in the language NOTEBOOK_LANGUAGE names.
+EVERY_PAGE, NOTEBOOK_LANGUAGE = "COMPANION_EVERY_PAGE", "NOTEBOOK_LANGUAGE"

@@ -4,6 +4,7 @@ failing cell stops it: the error names the cell, it exits 1, and nothing is writ
 
 import argparse
 import base64
+import os
 import re
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import nbformat
 
 import locales
 from atomicfile import atomic_write
-from companion import DARK_PAGE, LANGUAGE
+from companion import DARK_PAGE, EVERY_PAGE, LANGUAGE
 
 SOURCE = Path(__file__).with_name("notebook.pct.py")
 OUTPUT = "companion.ipynb"
@@ -48,6 +49,7 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode
     """NOTEBOOK executed in place in a fresh kernel in CWD; raise CellFailed."""
     client = nbclient.NotebookClient(notebook, timeout=TIMEOUT, startup_timeout=STARTUP_TIMEOUT,
                                      allow_errors=False, resources={"metadata": {"path": str(cwd)}})
+    os.environ[EVERY_PAGE] = "1"  # the kernel, started below, inherits it: show.py
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:

@@ -3,7 +3,10 @@ the one execution. draw(scheme, words) is called for each language of the site
 (locales/<code>.toml), with that language's words, and for a light page and a dark
 one; the figure gets the language's decimal sign (drawing.style.with_decimal_mark).
 Each output names its language and scheme in its metadata (LANGUAGE, DARK_PAGE): the
-site puts each page's own on the page and into its download, Jupyter shows them all.
+site puts each page's own on the page and into its download. That is the site's
+execution (python -m companion sets EVERY_PAGE in the kernel's environment); run by a
+reader in Jupyter, a figure cell shows one figure, for a light page, in the language
+NOTEBOOK_LANGUAGE names (`make notebook lang=CODE` sets it), else in the records' first.
 
 Drawing is what the execution spends its time on, so a figure is drawn only as often
 as its pictures differ. draw is given nothing of a language but its words, so two
@@ -14,14 +17,15 @@ differ in colour and decimal mark only, and a comma is as wide as a point).
 """
 
 import io
+import os
 
 from IPython.display import Image, display
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import locales
-from companion import DARK_PAGE, LANGUAGE
-from drawing.style import DARK, SCHEMES, decimal_mark, with_decimal_mark
+from companion import DARK_PAGE, EVERY_PAGE, LANGUAGE, NOTEBOOK_LANGUAGE
+from drawing.style import DARK, LIGHT, SCHEMES, decimal_mark, with_decimal_mark
 
 DPI = 100  # Jupyter's inline figures'
 
@@ -30,11 +34,12 @@ def show(draw) -> None:
     """Display draw(scheme, words) for each language and colour scheme (above)."""
     pictures: dict[tuple, bytes] = {}  # (scheme, decimal mark, texts) -> PNG
     layouts: dict[tuple, list] = {}  # texts -> the axes' positions
-    for language in locales.records().values():
+    languages, schemes = _pages()
+    for language in languages:
         # The training playground's words: its loss chart is the notebook's training curve.
         words = language.words["playground"]
         mark = decimal_mark(language.numbers.decimal)
-        for scheme in SCHEMES:
+        for scheme in schemes:
             fig = draw(scheme, words)
             printed = texts(fig)  # its words, whatever its decimal mark
             fig = with_decimal_mark(fig, mark)
@@ -44,6 +49,16 @@ def show(draw) -> None:
                 layouts.setdefault(printed, [ax.get_position() for ax in fig.axes])
             display(Image(pictures[key]),
                     metadata={LANGUAGE: language.code, DARK_PAGE: scheme is DARK})
+
+
+def _pages() -> tuple[list, tuple]:
+    """The languages and schemes to draw: every page's in the site's execution, else
+    the one a reader in Jupyter reads."""
+    records = locales.records()
+    if os.environ.get(EVERY_PAGE):
+        return list(records.values()), SCHEMES
+    wanted = os.environ.get(NOTEBOOK_LANGUAGE, "")
+    return [records.get(wanted, next(iter(records.values())))], (LIGHT,)
 
 
 def texts(fig: Figure) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import locales
+from companion import EVERY_PAGE, NOTEBOOK_LANGUAGE
 from companion import show as shown_figures
 from companion.__main__ import CellFailed, execute, figure_files, read
 from sitebuild import images, notebook
@@ -254,8 +255,13 @@ def comma(language: str) -> bool:
     return locales.record(language).numbers.decimal == ","
 
 
-def shown(monkeypatch, draw) -> tuple[list, list]:
-    """What show(DRAW) displays, (PNG, metadata) in order, and the figures DRAW returned."""
+def shown(monkeypatch, draw, every_page: bool = True) -> tuple[list, list]:
+    """What show(DRAW) displays, (PNG, metadata) in order, and the figures DRAW returned,
+    in the site's execution (EVERY_PAGE) or in a reader's Jupyter."""
+    if every_page:
+        monkeypatch.setenv(EVERY_PAGE, "1")
+    else:
+        monkeypatch.delenv(EVERY_PAGE, raising=False)
     displayed, drawn = [], []
     monkeypatch.setattr(shown_figures, "display",
                         lambda image, metadata: displayed.append((image.data, metadata)))
@@ -295,6 +301,19 @@ def test_show_draws_each_figure_for_every_language_and_scheme_with_its_words_and
                    for text in printed), f"{language}: {printed}"
     pictures = [picture for picture, _ in displayed]
     assert len(set(pictures)) == len(pictures), "each language and scheme a picture of its own"
+
+
+def test_in_a_readers_jupyter_a_figure_cell_shows_one_figure_in_its_language(monkeypatch):
+    language = locales.codes()[-1]
+    monkeypatch.setenv(NOTEBOOK_LANGUAGE, language)
+    displayed, drawn = shown(monkeypatch, labelled, every_page=False)
+    assert [metadata for _, metadata in displayed] == [{"language": language, "dark": False}]
+    drawn[0].draw_without_rendering()
+    assert drawn[0].axes[0].get_xlabel() == step_word(language)
+    monkeypatch.delenv(NOTEBOOK_LANGUAGE)
+    displayed, _ = shown(monkeypatch, labelled, every_page=False)
+    assert [metadata for _, metadata in displayed] == [
+        {"language": locales.codes()[0], "dark": False}]
 
 
 def test_a_figure_without_words_is_drawn_once_per_decimal_mark_and_scheme(monkeypatch):
@@ -415,7 +434,8 @@ def test_make_notebook_writes_every_language_without_outputs_or_what_only_the_si
         shell = {k: v for k, v in os.environ.items() if k not in SUB_MAKE}
         opened = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True,
                                 env=shell).stdout.splitlines()[-1]
-        assert opened.split()[:2] == [".venv/bin/jupyter", "lab"]
+        wanted = "" if language == DEFAULT else language
+        assert opened.split()[:3] == [f"{NOTEBOOK_LANGUAGE}={wanted}", ".venv/bin/jupyter", "lab"]
         assert opened.endswith(f" notebooks/{source.with_suffix('.ipynb').name}"), opened
 
 
