@@ -89,8 +89,6 @@ def _half_unit(shown: float, style: str) -> float:
 def test_every_per_seed_table_shows_every_seed(site, values, language):
     html = soup(page_file(site, language, "feature-recovery/"))
     tables = {  # the per-seed keys each model's table shows, one cell per seed
-        "experiment": ("interventions.erase_query", "interventions.erase_payload",
-                       "interventions.shift_irrelevant"),
         "experiment.variants.learned_keys": ("query_block_determinant", "score_map_error"),
         "experiment.variants.three_keys": ("response_error.query",
                                            "interventions.shift_irrelevant",
