@@ -2,17 +2,19 @@
 them): fig_<name>() writes <name>-<lang>.svg and <name>-<lang>-dark.svg.
 
 Each figure is one panel, at most 4.4 inches wide, so that it shows its text at a
-readable size on a phone, where the page stacks a pair of panels (bars and grid,
-one sentence's sense plane and the other's, head 1 and head 2) that a wide screen
-shows side by side. Numbers are written the page's way (its record's decimal sign,
+readable size on a phone, where the page stacks a pair of panels (the look plane
+and the sense plane, the weight matrices and W_Q's quarter turn, bars and grid, one
+sentence's sense plane and the other's, head 1 and head 2) that a wide screen shows
+side by side. Numbers are written the page's way (its record's decimal sign,
 and a true minus sign). The pages show SVG only, so no PNG is drawn.
 
 The words in them are the page's tokens, its quotes and a few labels, all from the
 language's record (locales/<code>.toml: [bank], quote, [figures]); every number
 comes from examples.json. Symbols are Unicode in italic rather than mathtext ($...$),
-whose parser is slow; only x + hW_O needs its subscript. Colours are Okabe-Ito's, one
-per role of a word, each chosen for its background; shapes and line styles tell the
-roles apart as well, for a reader who cannot tell the colours apart.
+whose parser is slow; only the weight matrices' subscripts (W_Q, hW_O) use it.
+Colours are Okabe-Ito's, one per role of a word, each chosen for its background;
+shapes and line styles tell the roles apart as well, for a reader who cannot tell
+the colours apart.
 """
 
 from pathlib import Path
