@@ -2,17 +2,19 @@
 them): fig_<name>() writes <name>-<lang>.svg and <name>-<lang>-dark.svg.
 
 Each figure is one panel, at most 4.4 inches wide, so that it shows its text at a
-readable size on a phone, where the page stacks a pair of panels (bars and grid,
-one sentence's sense plane and the other's, head 1 and head 2) that a wide screen
-shows side by side. Numbers are written the page's way (its record's decimal sign,
+readable size on a phone, where the page stacks a pair of panels (the look plane
+and the sense plane, the weight matrices and W_Q's quarter turn, bars and grid, one
+sentence's sense plane and the other's, head 1 and head 2) that a wide screen shows
+side by side. Numbers are written the page's way (its record's decimal sign,
 and a true minus sign). The pages show SVG only, so no PNG is drawn.
 
 The words in them are the page's tokens, its quotes and a few labels, all from the
 language's record (locales/<code>.toml: [bank], quote, [figures]); every number
 comes from examples.json. Symbols are Unicode in italic rather than mathtext ($...$),
-whose parser is slow; only x + hW_O needs its subscript. Colours are Okabe-Ito's, one
-per role of a word, each chosen for its background; shapes and line styles tell the
-roles apart as well, for a reader who cannot tell the colours apart.
+whose parser is slow; only the weight matrices' subscripts (W_Q, hW_O) use it.
+Colours are Okabe-Ito's, one per role of a word, each chosen for its background;
+shapes and line styles tell the roles apart as well, for a reader who cannot tell
+the colours apart.
 """
 
 from pathlib import Path
@@ -108,6 +110,200 @@ def teaser(data, language, theme, roles) -> Figure:
         offset, align = ((-2, 9), "right") if index == 1 else ((9, -4), "left")
         ax.annotate(clue, end, xytext=offset, textcoords="offset points", color=colour,
                     ha=align, va="center" if index == 2 else "bottom")
+    return fig
+
+
+# A word's shape wherever the figures place it, so that a reader who cannot tell the
+# colours apart tells the roles apart: "bank" a circle, the clues a square and a
+# diamond (as where "bank" ends in each sentence), the plain words a triangle.
+MARKERS = {"plain": "^", "ambiguous": "o", "clue_1": "s", "clue_2": "D"}
+MARKER_SIZES = {"plain": 7, "ambiguous": 8, "clue_1": 9, "clue_2": 6}  # a diamond fits
+# inside the square where the two clues share a point
+
+
+def _words_by_role(data, language) -> dict[str, list[str]]:
+    """The words of the page's two sentences by role, each once, in order."""
+    words: dict[str, list[str]] = {}
+    for s in data["bank"]["sentences"][language]:
+        for token, role in zip(s["tokens"], s["roles"], strict=True):
+            if token not in words.setdefault(role, []):
+                words[role].append(token)
+    return words
+
+
+def _wrapped(words, width: int = 22, separator: str = ",") -> list[str]:
+    """WORDS joined by SEPARATOR and a space, in lines of at most WIDTH characters where
+    a word allows."""
+    lines = [words[0]]
+    for word in words[1:]:
+        if len(lines[-1]) + 2 + len(word) > width:
+            lines[-1] += separator
+            lines.append(word)
+        else:
+            lines[-1] += f"{separator} {word}"
+    return lines
+
+
+def _vector(values, language: str) -> str:
+    """A vector as the page writes it: [3, 0], or [3; 0] where the decimal sign is a comma."""
+    separator = "; " if locales.record(language).numbers.decimal == "," else ", "
+    return "[" + separator.join(number(v, language, None) for v in values) + "]"
+
+
+def _label(ax, point, lines, offset, ha="left", va="center", fontsize=9) -> None:
+    """LINES, [(text, colour)], stacked one under the other beside POINT: the block's
+    edge VA sits OFFSET points away from it."""
+    step = fontsize + 2
+    for i, (text, colour) in enumerate(lines):
+        shift = {"top": -i, "bottom": len(lines) - 1 - i,
+                 "center": (len(lines) - 1) / 2 - i}[va] * step
+        ax.annotate(text, point, xytext=(offset[0], offset[1] + shift),
+                    textcoords="offset points", ha=ha, va=va, color=colour,
+                    fontsize=fontsize)
+
+
+def _place(ax, point, role, roles) -> None:
+    ax.plot(*point, linestyle="none", marker=MARKERS[role], color=roles[role],
+            markersize=MARKER_SIZES[role], zorder=4)
+
+
+def _data_ticks(points, axis: int) -> list[float]:
+    """The coordinates the points take on AXIS, and 0: the grid runs through each."""
+    return sorted({0.0, *(float(p[axis]) for p in points)})
+
+
+def _planes(data, plane: int) -> dict[str, tuple[float, float]]:
+    """Each role's point in PLANE (0: look, 1: sense) of the model's embeddings."""
+    embeddings = data["bank"]["model"]["embeddings"]
+    return {role: tuple(e[2 * plane: 2 * plane + 2]) for role, e in embeddings.items()}
+
+
+# Where each role's words stand beside its point, per plane: (offset, ha, va).
+PLACED_LABELS = {
+    0: {"plain": ((9, 0), "left", "center"), "ambiguous": ((9, 0), "left", "center"),
+        "clue_1": ((0, 8), "center", "bottom"), "clue_2": ((0, -8), "center", "top")},
+    1: {"plain": ((5, -7), "left", "top"), "ambiguous": ((9, -2), "left", "top"),
+        "clue_1": ((0, 9), "center", "bottom"), "clue_2": ((9, 0), "left", "center")},
+}
+
+
+def placed(plane: int):
+    """Every word of both sentences at its embedding's point in PLANE (0: the look
+    plane, whose point W_K copies into the key; 1: the sense plane), in its role's
+    colour and shape, labelled with its words; the grid runs through the points."""
+
+    def draw(data, language, theme, roles) -> Figure:
+        words = locales.record(language).figures
+        points = _planes(data, plane)
+        by_role = _words_by_role(data, language)
+        fig = Figure(figsize=(3.8, 3.7), layout="constrained")
+        ax = fig.add_subplot()
+        if plane == 0:
+            limits, labels = ((-1.05, 1.6), (-1.25, 1.35)), ("u", "w")
+        else:
+            limits, labels = ((-0.3, 1.45), (-0.5, 1.3)), bank_senses()[language]
+            ax.plot([0, 1.2], [0, 1.2], color=theme["reference"], linestyle=":", linewidth=1)
+        ticks = tuple(_data_ticks(points.values(), axis) for axis in (0, 1))
+        _plane(ax, theme, language, limits, ticks, *labels, symbols=plane == 0)
+        for role in sorted(points, key=lambda r: -MARKER_SIZES[r]):  # small on top
+            _place(ax, points[role], role, roles)
+            offset, ha, va = PLACED_LABELS[plane][role]
+            _label(ax, points[role], [(line, roles[role]) for line in _wrapped(by_role[role])],
+                   offset, ha, va)
+        ax.set_title(words[("look_plane", "sense_plane")[plane]], fontsize=10)
+        return fig
+
+    return draw
+
+
+def quarter_turn(data, language, theme, roles) -> Figure:
+    """The look plane: every word's look coordinates x (dashed), the quarter turn
+    clockwise that W_Q gives them (an arc) and its query q = xW_Q (solid), each query
+    labelled with its words and its numbers (the run's, as every point here)."""
+    words = locales.record(language).figures
+    by_role = _words_by_role(data, language)
+    looks = _planes(data, 0)
+    queries = {}
+    for s in data["bank"]["sentences"][language]:
+        for role, q in zip(s["roles"], s["Q"], strict=True):
+            queries.setdefault(role, tuple(q))
+    groups: dict[tuple, list[str]] = {}  # one arrow per distinct look point
+    for role in by_role:
+        groups.setdefault(looks[role], []).append(role)
+    points = [*looks.values(), *queries.values()]
+    limits = tuple(_span([p[axis] for p in points], 0.9) for axis in (0, 1))
+    limits = (limits[0], (limits[1][0], limits[1][1] + 0.5))  # room for labels above tips
+    ticks = tuple(range(int(np.ceil(low)), int(np.floor(high)) + 1) for low, high in limits)
+    fig = Figure(figsize=(3.9, 3.9), layout="constrained")
+    ax = fig.add_subplot()
+    _plane(ax, theme, language, limits, ticks, "u", "w", symbols=True)
+    for members in groups.values():
+        _arrow(ax, (0, 0), queries[members[-1]], roles[members[-1]], width=2.2)
+    for look, members in groups.items():  # a look arrow may lie along another's query
+        colour = roles[members[-1]]
+        query = queries[members[-1]]
+        _arrow(ax, (0, 0), look, colour, width=1.4, style="--", zorder=4)
+        start = np.arctan2(look[1], look[0])
+        angles = np.linspace(start, start - np.pi / 2, 30)  # clockwise
+        # inside the look arrow's tip, so that the arc and the tip stay apart
+        arc = 0.6 * np.hypot(*look) * np.column_stack((np.cos(angles), np.sin(angles)))
+        ax.plot(arc[:-1, 0], arc[:-1, 1], color=colour, linewidth=1.2)
+        _arrow(ax, arc[-3], arc[-1], colour, width=1.2)
+        lines = [(word, roles[role]) for role in members for word in _wrapped(by_role[role])]
+        lines.append((_vector(query, language), colour))
+        offset, ha, va = _query_label(query)
+        _label(ax, query, lines, offset, ha, va)
+    ax.plot([], [], color=theme["ink"], linewidth=1.4, linestyle="--",
+            label=f"{words['look']} $x$")
+    ax.plot([], [], color=theme["ink"], linewidth=2.2, label=f"{words['queries']} $q = xW_Q$")
+    # Below the plane: no word's label can run into it.
+    fig.legend(frameon=False, loc="outside lower center", ncols=2, fontsize=9,
+               handlelength=1.8, columnspacing=1.2)
+    return fig
+
+
+def _query_label(query) -> tuple[tuple[float, float], str, str]:
+    """Where a query's label goes: beside its tip, away from the arrow and the edge
+    it points to (a query along +u ends at the right edge: its label stands above)."""
+    u, w = query
+    if abs(w) < 1e-9:
+        return ((0, 7), "right", "bottom") if u > 0 else ((0, 7), "left", "bottom")
+    if abs(u) < 1e-9:
+        return (8, 0), "left", "center"
+    return (7, 2), "left", "bottom"
+
+
+def weights(data, language, theme, roles) -> Figure:
+    """W_Q, W_K and W_V as grids of cells with the run's entries, one row per embedding
+    coordinate (the look plane's u and w, a gap, the two senses): W_Q and W_K read the
+    look plane, W_V the sense plane. A non-zero entry is tinted: W_Q's in the query's
+    colour, W_V's in the colour of the sense its column writes."""
+    model = data["bank"]["model"]
+    senses = bank_senses()[language]
+    fills = {"W_Q": lambda column: to_rgba(roles["query"], 0.3),  # per column of the matrix
+             "W_K": lambda column: to_rgba(theme["reference"], 0.25),
+             "W_V": lambda column: to_rgba(roles[f"clue_{column + 1}"], 0.3)}
+    names = ("u", "w", *(_wrapped(sense.split(), 10, separator="") for sense in senses))
+    fig = Figure(figsize=(3.4, 1.9), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    rows_y = (3.3, 2.3, 1.0, 0.0)  # u, w, then a gap, then the senses
+    step = 2.9  # from one grid's left edge to the next's; the first's is at 0
+    for k, (name, fill) in enumerate(fills.items()):
+        x = k * step
+        for y, row in zip(rows_y, model[name], strict=True):
+            _cells(ax, x, y, row, language, [fill(c) if v else None for c, v in enumerate(row)],
+                   theme, digits=None)
+        ax.text(x + 1, rows_y[0] + 1.25, f"${name}$", ha="center", va="bottom",
+                fontsize=12, color=theme["ink"])
+    for y, name in zip(rows_y, names, strict=True):
+        symbol = isinstance(name, str)
+        ax.text(-0.25, y + 0.5, name if symbol else "\n".join(name), ha="right",
+                va="center", fontsize=10 if symbol else 8, color=theme["ink"],
+                fontstyle="italic" if symbol else "normal")
+    ax.set_xlim(-2.9, 2 * step + 2.1)  # room for a two-line sense name
+    ax.set_ylim(-0.1, rows_y[0] + 2.1)
     return fig
 
 
@@ -361,7 +557,9 @@ def layer(data, language, theme, roles) -> Figure:
     return fig
 
 
-DRAWINGS = {"bank-teaser": teaser, "bank-query-keys": query_keys,
+DRAWINGS = {"bank-teaser": teaser, "bank-look-plane": placed(0),
+            "bank-sense-plane": placed(1), "bank-weights": weights,
+            "bank-quarter-turn": quarter_turn, "bank-query-keys": query_keys,
             "bank-basis-change": basis_change, "bank-layer": layer,
             "bank-bars": bars, "bank-pattern": pattern,
             "bank-values-1": values_update(1), "bank-values-2": values_update(2),

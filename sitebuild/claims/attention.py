@@ -189,6 +189,60 @@ def _embeddings(values, s) -> list[list[float]]:
     return [table[role] for role in s["roles"]]
 
 
+@claim(refute=lambda v: set_value(v, "examples.bank.model.embeddings.clue_2",
+                                  [1.0, 0.4, 0.0, 1.0]))
+def clues_look_alike_but_differ_in_sense(values):
+    """The two clues share one point of the look plane and lie apart in the sense
+    plane."""
+    embeddings = lookup(values, "examples.bank.model.embeddings")
+    first, second = embeddings["clue_1"], embeddings["clue_2"]
+    return evidence(
+        below("clue_look_difference", _difference(first[:2], second[:2]), TOLERANCE, "sci1"),
+        above("clue_sense_difference", _difference(first[2:], second[2:]), 0),
+        detail=f"clue_1 {first}, clue_2 {second}")
+
+
+def _rows(matrix, rows) -> list[float]:
+    """The entries of MATRIX's ROWS (a slice), row by row."""
+    return [x for row in matrix[rows] for x in row]
+
+
+LOOK, SENSE = slice(0, 2), slice(2, 4)  # an embedding's coordinates: the two planes
+
+
+@claim(refute=lambda v: set_value(v, "examples.bank.model.W_V.0.0", 0.5))
+def projections_read_one_plane_each(values):
+    """W_Q and W_K read only the look plane (their sense rows are zero), W_V only the
+    sense plane (its look rows are zero)."""
+    model = lookup(values, "examples.bank.model")
+    outside = [abs(x) for name, ignored in (("W_Q", SENSE), ("W_K", SENSE), ("W_V", LOOK))
+               for x in _rows(model[name], ignored)]
+    return evidence(
+        below("largest_entry_outside_its_plane", max(outside), TOLERANCE, "sci1"),
+        detail=f"W_Q {model['W_Q']}, W_K {model['W_K']}, W_V {model['W_V']}")
+
+
+@claim(refute=lambda v: set_value(v, "examples.bank.model.W_Q.0.1", 3.0))
+def keys_copy_and_queries_turn_the_look_plane(values):
+    """W_K's look rows are the identity, so a key is its word's look coordinates; W_Q's
+    are c times the clockwise quarter turn [[0, -1], [1, 0]] (a row vector times it),
+    c > 1: a quarter turn clockwise, stretched."""
+    model = lookup(values, "examples.bank.model")
+    W_Q, W_K = model["W_Q"][LOOK], model["W_K"][LOOK]
+    stretch = W_Q[1][0]
+    turn = [[0.0, -stretch], [stretch, 0.0]]
+    identity = [[1.0, 0.0], [0.0, 1.0]]
+    return evidence(
+        below("key_look_rows_departure_from_identity",
+              max(_difference(row, want) for row, want in zip(W_K, identity, strict=True)),
+              TOLERANCE, "sci1"),
+        below("query_look_rows_departure_from_quarter_turn",
+              max(_difference(row, want) for row, want in zip(W_Q, turn, strict=True)),
+              TOLERANCE, "sci1"),
+        above("query_stretch", stretch, 1),
+        detail=f"look rows of W_Q {W_Q}, of W_K {W_K}")
+
+
 @claim(refute=_in_sentence(0, "bank", "1.Q.0", [1.0, 0.0]))
 def bank_projections_are_embeddings_times_weights(values):
     """In every bank sentence each word's query, key and value are its embedding from

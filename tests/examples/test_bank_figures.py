@@ -102,3 +102,63 @@ def test_the_widgets_colour_each_role_as_the_figures_do():
         roles = bank_figures.ROLES[suffix]
         assert shown == {role: roles[role].lower() for role in shown}
         assert set(shown) == {"clue_1", "clue_2", "ambiguous", "query"}
+
+
+def _texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
+
+
+def _drawn(data, name: str, language: str):
+    with rc_context(style(THEME)):
+        return bank_figures.DRAWINGS[name](data, language, THEME, bank_figures.ROLES[""])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("name", "plane"), [("bank-look-plane", 0), ("bank-sense-plane", 1)])
+def test_the_plane_figures_place_every_word_at_its_embeddings_point(data, language, name,
+                                                                    plane):
+    fig = _drawn(data, name, language)
+    labelled = {word.strip(",") for text in _texts(fig) for word in text.split()}
+    tokens = {t for s in data["bank"]["sentences"][language] for t in s["tokens"]}
+    assert tokens <= labelled
+    placed = {tuple(line.get_xydata()[0]) for line in fig.axes[0].get_lines()
+              if line.get_marker() in bank_figures.MARKERS.values()}
+    embeddings = data["bank"]["model"]["embeddings"]
+    assert placed == {tuple(e[2 * plane: 2 * plane + 2]) for e in embeddings.values()}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_weights_figure_writes_the_runs_matrices(data, language):
+    """Every cell is an entry of the run's W_Q, W_K or W_V, so a changed model changes
+    the figure."""
+    model = data["bank"]["model"]
+    planted = {**data, "bank": {**data["bank"], "model": {**model, "W_Q": [
+        [0.0, -2.5], [2.5, 0.0], [0.0, 0.0], [0.0, 0.0]]}}}
+    for run in (data, planted):
+        texts = _texts(_drawn(run, "bank-weights", language))
+        for name in ("W_Q", "W_K", "W_V"):
+            for value in (v for row in run["bank"]["model"][name] for v in row):
+                text = bank_figures.number(value, language, None)
+                assert text in texts, (name, text)
+                texts.remove(text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_quarter_turn_figure_draws_every_words_look_arrow_and_query(data, language):
+    """Each word's look coordinates and its query from the run are arrows, and each
+    query's numbers are written beside it."""
+    turned_back = [{**s, "Q": [[-q for q in query] for query in s["Q"]]}
+                   for s in data["bank"]["sentences"][language]]
+    planted = {**data, "bank": {**data["bank"], "sentences": {
+        **data["bank"]["sentences"], language: turned_back}}}
+    embeddings = data["bank"]["model"]["embeddings"]
+    for run in (data, planted):
+        fig = _drawn(run, "bank-quarter-turn", language)
+        tips = set(_arrow_tips(fig))
+        for s in run["bank"]["sentences"][language]:
+            for role in s["roles"]:
+                assert tuple(embeddings[role][:2]) in tips
+        queries = {tuple(q) for s in run["bank"]["sentences"][language] for q in s["Q"]}
+        assert queries == tips & queries
+        for query in queries:
+            assert bank_figures._vector(query, language) in _texts(fig)

@@ -65,6 +65,9 @@ PLAIN_TOWARDS_CLUE = {**bank.EMBEDDINGS, "plain": (1.0, 0.0, 0.0, 0.0)}
 PLAIN_HALF_ALIGNED = {**bank.EMBEDDINGS, "plain": (0.6, -0.8, 0.0, 0.0)}
 W_O_SENSES_CROSSED = ((0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0), *bank.W_O[2:])
 W_O_HEAD_2_INTO_SENSES = (*bank.W_O[:2], (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+CLUES_LOOKING_APART = {**bank.EMBEDDINGS, "clue_2": (0.8, 0.6, 0.0, 1.0)}
+W_Q_REFLECTING = ((0.0, 3.0), (3.0, 0.0), (0.0, 0.0), (0.0, 0.0))  # a mirror, not a turn
+W_V_READING_THE_LOOK_PLANE = ((0.5, 0.0), *bank.W_V[1:])
 
 PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (two_positions, {"W_K": ((0.0,), (1.0,))}, "worked_key_is_ln3"),
@@ -74,6 +77,9 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
      "worked_example_scale_is_one"),
     (two_positions, {"EXERCISE_SCORES": (1.0, 0.0)}, "equal_scores_mix_evenly"),
     (bank, {"EMBEDDINGS": PLAIN_HALF_ALIGNED}, "clue_key_aligns_with_the_query"),
+    (bank, {"EMBEDDINGS": CLUES_LOOKING_APART}, "clues_look_alike_but_differ_in_sense"),
+    (bank, {"W_Q": W_Q_REFLECTING}, "keys_copy_and_queries_turn_the_look_plane"),
+    (bank, {"W_V": W_V_READING_THE_LOOK_PLANE}, "projections_read_one_plane_each"),
     (bank, {"W_Q": ((0.0, 0.0),) * 4}, "bank_clue_gets_largest_weight"),
     (bank, {"EMBEDDINGS": PLAIN_TOWARDS_CLUE}, "plain_words_get_little"),
     (bank, {"SHIFT": 0.0}, "constant_shift_changes_nothing"),
