@@ -59,7 +59,7 @@ notebook: $(NOTEBOOK_STAMP)
 	@test -z "$(lang)" -o -n "$(filter $(lang),$(LANGUAGES))" || { echo "No notebook in the language lang=$(lang): $(LANGUAGES)." >&2; exit 1; }
 	$(BIN)/python -m sitebuild.notebook notebooks
 	@test -f $(NOTEBOOK) || { echo "No notebook $(NOTEBOOK) was written." >&2; exit 1; }
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(NOTEBOOK)
+	NOTEBOOK_LANGUAGE=$(lang) $(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(NOTEBOOK)
 
 $(NOTEBOOK_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[site,test,notebook]"

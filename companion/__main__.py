@@ -4,6 +4,7 @@ failing cell stops it: the error names the cell, it exits 1, and nothing is writ
 
 import argparse
 import base64
+import os
 import re
 import sys
 from pathlib import Path
@@ -12,7 +13,9 @@ import jupytext
 import nbclient
 import nbformat
 
+import locales
 from atomicfile import atomic_write
+from companion import DARK_PAGE, EVERY_PAGE, LANGUAGE
 
 SOURCE = Path(__file__).with_name("notebook.pct.py")
 OUTPUT = "companion.ipynb"
@@ -46,6 +49,7 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode
     """NOTEBOOK executed in place in a fresh kernel in CWD; raise CellFailed."""
     client = nbclient.NotebookClient(notebook, timeout=TIMEOUT, startup_timeout=STARTUP_TIMEOUT,
                                      allow_errors=False, resources={"metadata": {"path": str(cwd)}})
+    os.environ[EVERY_PAGE] = "1"  # the kernel, started below, inherits it: show.py
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
@@ -59,18 +63,22 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode
 
 
 def figure_files(notebook: nbformat.NotebookNode) -> dict[str, bytes]:
-    """notebook-<cell>.png and its dark twin notebook-<cell>-dark.png -> PNG, each name
-    recorded in its output (``filenames``, as nbconvert reads it)."""
+    """notebook-<cell>-<code>.png and its dark twin notebook-<cell>-<code>-dark.png for
+    each language <code> of the site -> PNG, each name recorded in its output
+    (``filenames``, as nbconvert reads it)."""
+    expected = [(code, dark) for code in locales.codes() for dark in (False, True)]
     files = {}
     for cell in notebook.cells:
         images = [output for output in cell.get("outputs", []) if PNG in output.get("data", {})]
-        schemes = [bool(output.metadata.get("dark")) for output in images]
-        if images and schemes != [False, True]:
-            raise ValueError(f"cell {cell.metadata['name']!r} shows {len(images)} images: a "
-                             "figure cell shows one figure for a light page and its dark twin "
-                             "(show(draw), in the notebook)")
-        for output, dark in zip(images, schemes, strict=True):
-            name = f"notebook-{cell.metadata['name']}{'-dark' if dark else ''}.png"
+        shown = [(output.metadata.get(LANGUAGE), bool(output.metadata.get(DARK_PAGE)))
+                 for output in images]
+        if images and shown != expected:
+            raise ValueError(f"cell {cell.metadata['name']!r} shows the images {shown} "
+                             "(language, dark): a figure cell shows one figure for each "
+                             f"language, for a light page and its dark twin, {expected} "
+                             "(companion/show.py)")
+        for output, (code, dark) in zip(images, shown, strict=True):
+            name = f"notebook-{cell.metadata['name']}-{code}{'-dark' if dark else ''}.png"
             output.metadata["filenames"] = {PNG: name}
             files[name] = base64.b64decode(output.data[PNG])
     return files

@@ -14,14 +14,16 @@ product keeps a table by language. Its fields:
                     pairs, and the names of its two senses (examples.bank)
     figures         the few words the bank model's figures print (examples.bank_figures)
     words           the words of the site's scripts, one table per widget; the page
-                    carries its language's words as JSON (overrides/main.html)
+                    carries its language's words as JSON (overrides/main.html). The
+                    companion notebook's training curve takes the training
+                    playground's, whose loss chart it is (companion/show.py)
     evidence        the evidence marks' words: the notes' box, the relations a measure
                     states, and every measured quantity (sitebuild.evidence)
 
 A language is its record, its pages (`page.<code>.md`) and its entry under
-mkdocs.yml's i18n plugin. The computations that read a record (examples) name this
-package among their imports in sitebuild/runs.py, so that an edit of a record is
-part of their source hash and runs them again.
+mkdocs.yml's i18n plugin. The computations that read a record (the examples, the
+companion notebook) import this package, which makes it part of their source hash
+(sitebuild/runs.py reads their imports), so that an edit of a record runs them again.
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def _fail(path: str, message: str, line: int = 1) -> None:
 
 
 def _source_path(file: File, config) -> str:
-    """FILE's source as an author names it: docs/attention.uk.md."""
+    """FILE's source as an author names it: docs/attention.<code>.md."""
     root = Path(config.config_file_path).resolve().parent
     source = Path(config.docs_dir).resolve() / file.src_uri
     try:
@@ -175,8 +175,9 @@ def _publish_notebook(file: File, text: str, files: Files, config) -> None:
               "shown as written, on the page and in Jupyter",
               text.count("\n", 0, match.start()) + 1)
     try:  # into a folder of the run's, removed with it (Run.files() publishes files only)
+        language = notebook.page_language(file.src_uri, languages.codes(config)[0])
         page = notebook.publish(Path(file.abs_src_path), nbformat.from_dict(run.data),
-                                file.src_uri, config.site_url, run.out_dir / "pages")
+                                file.src_uri, language, config.site_url, run.out_dir / "pages")
     except notebook.NotebookError as error:
         _fail(_source_path(file, config), str(error))
         return

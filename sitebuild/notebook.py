@@ -3,9 +3,11 @@ the one execution of its code (the computation `companion`).
 
 A language's page (``docs/notebook.<code>.md``) places the cells by name, ```` ```python
 cell="train" ````, with a figure's alt text in its language; ``assemble`` puts the
-executed cell there. ``page_form`` is what mkdocs-jupyter renders: no front matter
-or ``{#id}`` (nbconvert would print it), links to the pages, each figure the run's
-file marked ``#only-light`` or ``#only-dark``. ``finish`` mends its HTML: the
+executed cell there, with its figures as drawn for that language (its words and
+decimal sign: the one execution draws each figure for every language and scheme,
+companion/show.py). ``page_form`` is what mkdocs-jupyter renders: no front matter or
+``{#id}`` (nbconvert would print it), links to the pages, each figure the run's file
+marked ``#only-light`` or ``#only-dark``. ``finish`` mends its HTML: the
 source's heading ids, the alt texts, Material's copy buttons (in the page's language,
 no inline script) for mkdocs-jupyter's, no loader from another host (MathJax,
 Mermaid). ``download_form`` stands on its own: no ``site-only`` cells, no dark twins,
@@ -29,6 +31,8 @@ from urllib.parse import urljoin, urlsplit
 import jupytext
 import nbformat
 from pymdownx.slugs import slugify
+
+from companion import DARK_PAGE, LANGUAGE
 
 RUN_DIR = "run"  # where the hooks publish the computations' files
 PNG = "image/png"
@@ -68,6 +72,11 @@ class NotebookError(ValueError):
     """The notebook cannot be assembled or shown as this site's page; the message says why."""
 
 
+def page_language(src_uri: str, default: str) -> str:
+    """A page's language: its source's suffix ("notebook.<code>.md": <code>), else DEFAULT's."""
+    return src_uri.removesuffix(".md").partition(".")[2] or default
+
+
 def page_path(src_uri: str) -> str:
     """Where a page is published: "notebook.<code>.md" -> "<code>/notebook/",
     "a/index.md" -> "a/"."""
@@ -86,9 +95,11 @@ def read_prose(path: Path) -> nbformat.NotebookNode:
     return jupytext.read(path, fmt="md")
 
 
-def assemble(prose: nbformat.NotebookNode, code: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """PROSE (a language's page) with each ```` cell="name" ```` replaced by CODE's cell
-    of that name: its source, outputs and execution count; the prose's alt text stays."""
+def assemble(prose: nbformat.NotebookNode, code: nbformat.NotebookNode,
+             language: str) -> nbformat.NotebookNode:
+    """PROSE (the page of LANGUAGE) with each ```` cell="name" ```` replaced by CODE's
+    cell of that name: its source, its execution count, and its outputs but the figures
+    drawn for another language; the prose's alt text stays."""
     cells = {cell.metadata["name"]: cell for cell in code.cells}
     wanted = [cell.metadata.get("cell") for cell in prose.cells if cell.cell_type == "code"]
     if wanted != list(cells):
@@ -99,7 +110,8 @@ def assemble(prose: nbformat.NotebookNode, code: nbformat.NotebookNode) -> nbfor
         if cell.cell_type == "code":
             done = cells[cell.metadata.pop("cell")]
             cell.source, cell.execution_count = done.source, done.get("execution_count")
-            cell.outputs = copy.deepcopy(done.get("outputs", []))
+            cell.outputs = [copy.deepcopy(output) for output in done.get("outputs", [])
+                            if output.get("metadata", {}).get(LANGUAGE, language) == language]
             cell.metadata = {**copy.deepcopy(done.metadata), **cell.metadata}
     result.metadata = {**copy.deepcopy(code.metadata), **{
         key: value for key, value in prose.metadata.items() if key != "jupytext"}}
@@ -137,7 +149,7 @@ def page_form(notebook: nbformat.NotebookNode, page: str) -> nbformat.NotebookNo
             raise NotebookError(f"image {number} of the notebook (cell "
                                 f"{cell.metadata.get('name')!r}) has no alt text: write its "
                                 'cell\'s fence as ```python cell="…" alt="what it shows"')
-        marker = DARK if output.metadata.get("dark") else LIGHT
+        marker = DARK if output.metadata.get(DARK_PAGE) else LIGHT
         name = output.metadata["filenames"][PNG]
         output.metadata["filenames"] = {PNG: posixpath.relpath(f"{RUN_DIR}/{name}", page) + marker}
     return result
@@ -157,7 +169,8 @@ def download_form(notebook: nbformat.NotebookNode, page_url: str) -> nbformat.No
                     if cell.cell_type != "raw" and SITE_ONLY not in cell.metadata.get("tags", [])]
     _markdown(result, lambda target: urljoin(page_url, page_link(target)))
     for cell in (cell for cell in result.cells if cell.cell_type == "code"):
-        cell.outputs = [out for out in cell.outputs if not out.get("metadata", {}).get("dark")]
+        cell.outputs = [out for out in cell.outputs
+                        if not out.get("metadata", {}).get(DARK_PAGE)]
         for output in cell.outputs:
             output.get("metadata", {}).pop("filenames", None)
     nbformat.validate(result)
@@ -197,11 +210,12 @@ class Page:
     download: Path  # download_form, published next to the page
 
 
-def publish(prose: Path, code: nbformat.NotebookNode, src_uri: str, site_url: str,
-            folder: Path) -> Page:
-    """The page PROSE (at SRC_URI) with the executed CODE: its forms, written below FOLDER."""
+def publish(prose: Path, code: nbformat.NotebookNode, src_uri: str, language: str,
+            site_url: str, folder: Path) -> Page:
+    """The page PROSE (at SRC_URI, in LANGUAGE) with the executed CODE: its forms,
+    written below FOLDER."""
     path = page_path(src_uri)
-    assembled, target = assemble(read_prose(prose), code), folder / path
+    assembled, target = assemble(read_prose(prose), code, language), folder / path
     download = download_form(assembled, page_url(site_url, path))
     return Page(path, assembled, write(page_form(assembled, path), target / "notebook.ipynb"),
                 write(download, target / "download" / "notebook.ipynb"))
@@ -290,14 +304,16 @@ def main(out: str) -> int:
     from mkdocs.config import load_config
 
     from companion.__main__ import read
+    from sitebuild import languages
 
     config = load_config(str(Path(__file__).resolve().parent.parent / "mkdocs.yml"))
-    docs, code = Path(config.docs_dir), read()
+    docs, code, default = Path(config.docs_dir), read(), languages.codes(config)[0]
     for source in sorted(docs.rglob("*.md")):
         if is_notebook(source.read_text(encoding="utf-8")):
             src_uri = source.relative_to(docs).as_posix()
-            notebook = download_form(assemble(read_prose(source), code),
-                                     page_url(config.site_url, page_path(src_uri)))
+            notebook = download_form(
+                assemble(read_prose(source), code, page_language(src_uri, default)),
+                page_url(config.site_url, page_path(src_uri)))
             print(write(notebook, Path(out) / Path(src_uri).with_suffix(".ipynb")))
     return 0
 

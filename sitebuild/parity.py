@@ -38,7 +38,7 @@ COMMA_TWIN = re.compile(r"-comma(?=(?:-dark)?\.svg)")
 class Drift:
     """One thing a translation lacks or adds, at PATH:LINE."""
 
-    path: str  # docs/attention.uk.md
+    path: str  # docs/attention.<code>.md
     line: int
     message: str
 

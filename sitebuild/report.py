@@ -1,6 +1,6 @@
 """What is wrong with a build's pages, in every language, as one report.
 
-Errors are grouped by page, each as ``docs/attention.uk.md:123: message``; a claim
+Errors are grouped by page, each as ``docs/attention.<code>.md:123: message``; a claim
 that the run does not support is reported once, however many pages use it, with
 what it checks, where it is defined, where it is used and its labelled evidence.
 The count is the number of errors, so that an author knows how many fixes remain.

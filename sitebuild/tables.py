@@ -39,14 +39,6 @@ def teacher_example(values, language: str) -> list[list[str]]:
 # Tables print what a reader compares: a value at the float's rounding reads "≈ 0"
 # (zero2); its exact figure is in the evidence note of the claim that checks it.
 
-def interventions(values, language: str) -> list[list[str]]:
-    """Per seed: seed, erase-query MSEs, erase-payload MSEs, shift change."""
-    return _per_seed(values, language, "experiment", [
-        ("num", "seed", "int"), ("vec", "interventions.erase_query", "fix3"),
-        ("vec", "interventions.erase_payload", "fix3"),
-        ("num", "interventions.shift_irrelevant", "zero2")])
-
-
 def learned_keys(values, language: str) -> list[list[str]]:
     """Per seed of the learned-keys student: seed, determinant of the query block of
     R @ W_Q, score-map error."""
@@ -127,7 +119,6 @@ def bank_queries(values, language: str) -> list[list[str]]:
 
 TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
     "teacher_example": teacher_example,
-    "interventions": interventions,
     "learned_keys": learned_keys,
     "three_keys": three_keys,
     "bank_row": bank_row,

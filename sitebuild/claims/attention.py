@@ -32,6 +32,16 @@ def _rounded(numbers, digits: int = 3) -> list[float]:
     return [round(x, digits) for x in numbers]
 
 
+def _in_sentence(language: int, model: str, path: str, new):
+    """A refutation: NEW at PATH of an entry of `examples.<MODEL>.sentences`, in the
+    run's LANGUAGE-th language (in the run's order: 0 the first, -1 the last), so that
+    the claims are seen to check every language's sentences, not the default's only."""
+    def refute(values: dict) -> None:
+        code = list(lookup(values, f"examples.{model}.sentences"))[language]
+        set_value(values, f"examples.{model}.sentences.{code}.{path}", new)
+    return refute
+
+
 # ---------------------------------------------------------------------------
 # Worked example: two positions, position 2's query
 # ---------------------------------------------------------------------------
@@ -45,6 +55,8 @@ def worked_key_is_ln3(values):
     return evidence(below("ln3_error", error, TOLERANCE, "sci1"),
                     detail=f"W_K's lower entry {lower!r}, k_1 = {example['k_1']!r}, "
                            f"ln 3 = {example['ln3']!r}")
+
+
 
 
 @claim(refute=lambda v: set_value(v, "examples.two_positions.exponentials", [math.e, 1.0]))
@@ -177,7 +189,7 @@ def _embeddings(values, s) -> list[list[float]]:
     return [table[role] for role in s["roles"]]
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.Q.0", [1.0, 0.0]))
+@claim(refute=_in_sentence(0, "bank", "1.Q.0", [1.0, 0.0]))
 def bank_projections_are_embeddings_times_weights(values):
     """In every bank sentence each word's query, key and value are its embedding from
     the model's table times W_Q, W_K and W_V: q = xW_Q, k = xW_K, v = xW_V."""
@@ -196,7 +208,7 @@ def bank_projections_are_embeddings_times_weights(values):
                "embedding times its matrix, per sentence: " + ", ".join(shown))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.scores.2", 3.0))
+@claim(refute=_in_sentence(0, "bank", "1.scores.2", 3.0))
 def bank_scores_are_scaled_dot_products(values):
     """In every bank sentence each score of "bank"'s row is its query's dot product
     with that word's key divided by √d_k, d_k being the keys' length."""
@@ -216,8 +228,8 @@ def bank_scores_are_scaled_dot_products(values):
         detail=f"d_k = {d_k}; " + "; ".join(shown))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.weights.5",
-                                  [0.1, 0.1, 0.6, 0.1, 0.05, 0.05]))
+@claim(refute=_in_sentence(0, "bank", "1.weights.5",
+                            [0.1, 0.1, 0.6, 0.1, 0.05, 0.05]))
 def bank_weights_are_softmax_of_scores(values):
     """In every bank sentence each row of the causal attention matrix is softmax of the
     row's scores, a_j = e^(s_j) / Σ_m e^(s_m) over the words the row may see, with the
@@ -240,8 +252,8 @@ def bank_weights_are_softmax_of_scores(values):
                "of its row's scores, per sentence: " + ", ".join(shown))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.0.by_kind.self.value",
-                                  [0.5, 0.5]))
+@claim(refute=_in_sentence(-1, "bank", "0.by_kind.self.value",
+                            [0.5, 0.5]))
 def bank_value_is_twice_its_start(values):
     """In every bank sentence the value of "bank" is twice its starting point in the
     sense plane, so the two are drawn apart, and a clue's value lies on its sense's
@@ -260,8 +272,8 @@ def bank_value_is_twice_its_start(values):
         detail="; ".join(shown))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.1.contributions.3",
-                                  [0.0, 0.5]))
+@claim(refute=_in_sentence(1, "bank", "1.contributions.3",
+                            [0.0, 0.5]))
 def bank_head_output_is_weighted_sum(values):
     """In every bank sentence each contribution to "bank"'s head output is a word's
     attention weight times its value, a_j v_j, and the head output h is their sum."""
@@ -279,7 +291,7 @@ def bank_head_output_is_weighted_sum(values):
         detail="; ".join(shown))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.K.0", [1.0, 0.2]))
+@claim(refute=_in_sentence(0, "bank", "1.K.0", [1.0, 0.2]))
 def clue_key_aligns_with_the_query(values):
     """"bank"'s query points where the clue's key points; plain words' keys point away
     (a negative score), "bank"'s own key is at right angles (a score of zero)."""
@@ -301,8 +313,8 @@ def clue_key_aligns_with_the_query(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.weights.5",
-                                  [0.3, 0.1, 0.2, 0.1, 0.1, 0.2]))
+@claim(refute=_in_sentence(0, "bank", "1.weights.5",
+                            [0.3, 0.1, 0.2, 0.1, 0.1, 0.2]))
 def bank_clue_gets_largest_weight(values):
     """In every bank sentence the clue gets most of the ambiguous word's attention: more
     than half, and more than any other word gets."""
@@ -324,7 +336,7 @@ def bank_clue_gets_largest_weight(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.plain_weights.0", 0.2))
+@claim(refute=_in_sentence(-1, "bank", "1.plain_weights.0", 0.2))
 def plain_words_get_little(values):
     """Each plain word gets less than "bank" itself, whose score is zero, and "bank"
     less than the clue."""
@@ -345,7 +357,7 @@ def plain_words_get_little(values):
 # ---------------------------------------------------------------------------
 # From scores to weights, and the mask
 # ---------------------------------------------------------------------------
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.clue_to_self", 3.0))
+@claim(refute=_in_sentence(0, "bank", "1.clue_to_self", 3.0))
 def weight_ratio_is_exp_of_gap(values):
     """In every bank sentence the clue's weight over "bank"'s own is e to the power of
     their score gap, and the recorded ratio is that quotient."""
@@ -364,7 +376,7 @@ def weight_ratio_is_exp_of_gap(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.1.shifted_weights.0", 0.3))
+@claim(refute=_in_sentence(1, "bank", "1.shifted_weights.0", 0.3))
 def constant_shift_changes_nothing(values):
     """Adding a constant (not zero) to every score, or subtracting the largest, leaves
     every bank sentence's attention weights as they are."""
@@ -381,7 +393,7 @@ def constant_shift_changes_nothing(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.weights.0.1", 0.5))
+@claim(refute=_in_sentence(0, "bank", "1.weights.0.1", 0.5))
 def causal_mask_zeroes_future(values):
     """With the causal mask, both heads give every later word a weight of exactly zero,
     in every bank sentence."""
@@ -400,8 +412,8 @@ def _patterns(values, s):
     return s["weights"], lookup(values, f"examples.heads.sentences.{language}.{number}.weights_2")
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.0.weights.3",
-                                  [0.1, 0.1, 0.1, 0.6, 0.0]))
+@claim(refute=_in_sentence(-1, "bank", "0.weights.3",
+                            [0.1, 0.1, 0.1, 0.6, 0.0]))
 def causal_rows_sum_to_one(values):
     """With the causal mask, every row of both heads' attention matrices sums to one,
     and every word a row may see gets some weight."""
@@ -418,7 +430,7 @@ def causal_rows_sum_to_one(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.0.prefix_difference", 0.1))
+@claim(refute=_in_sentence(0, "bank", "0.prefix_difference", 0.1))
 def mask_equals_prefixes(values):
     """Each masked row of attention weights is the row its prefix alone gives, to
     rounding."""
@@ -430,7 +442,7 @@ def mask_equals_prefixes(values):
                "sentence: " + ", ".join(f"{k}: {v:.3g}" for k, v in differences.items()))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.order_difference", 0.2))
+@claim(refute=_in_sentence(-1, "bank", "1.order_difference", 0.2))
 def word_order_is_invisible(values):
     """Reversing the words before "bank" leaves its head output as it is, to rounding."""
     differences = {f"{language} {number}": s["order_difference"]
@@ -442,7 +454,7 @@ def word_order_is_invisible(values):
                + ", ".join(f"{k}: {v:.3g}" for k, v in differences.items()))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.0.clue", 5))
+@claim(refute=_in_sentence(1, "bank", "0.clue", 5))
 def clues_precede_the_ambiguous_word(values):
     """In every bank sentence the clue comes before the ambiguous word and gets some of
     its attention: the causal mask lets it see the clue."""
@@ -462,8 +474,8 @@ def _lead(sense, towards: int) -> float:
     return sense[towards] - sense[1 - towards]
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.uk.1.h",
-                                  [0.8546845764260097, 0.020759346224855764]))
+@claim(refute=_in_sentence(-1, "bank", "1.h",
+                            [0.8546845764260097, 0.020759346224855764]))
 def bank_outputs_differ(values):
     """"bank"'s head output is the attention-weighted mixture of the value vectors and
     leans to the sentence's own sense: the two sentences of a language give different
@@ -482,7 +494,7 @@ def bank_outputs_differ(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.sv.0.sense_after", [0.5, 1.3]))
+@claim(refute=_in_sentence(1, "bank", "0.sense_after", [0.5, 1.3]))
 def bank_moves_towards_its_sense(values):
     """"bank" starts in the middle of the sense plane and the update (its head output
     added) moves it towards the sentence's own sense."""
@@ -503,8 +515,8 @@ def bank_moves_towards_its_sense(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.0.swapped.weights",
-                                  [0.2, 0.2, 0.2, 0.2, 0.2]))
+@claim(refute=_in_sentence(0, "bank", "0.swapped.weights",
+                            [0.2, 0.2, 0.2, 0.2, 0.2]))
 def value_swap_keeps_weights(values):
     """Swapping W_V's columns leaves every bank sentence's attention weights as they
     are, to rounding."""
@@ -518,8 +530,8 @@ def value_swap_keeps_weights(values):
                + ", ".join(f"{k}: {v:.3g}" for k, v in moved.items()))
 
 
-@claim(refute=lambda v: set_value(v, "examples.bank.sentences.en.1.swapped.sense_after",
-                                  [0.548, 1.345]))
+@claim(refute=_in_sentence(0, "bank", "1.swapped.sense_after",
+                            [0.548, 1.345]))
 def value_swap_sends_bank_to_the_other_sense(values):
     """With W_V's columns swapped, "bank"'s head output is the original with its two
     coordinates swapped, and the update moves "bank" towards the other sense."""
@@ -540,8 +552,8 @@ def value_swap_sends_bank_to_the_other_sense(values):
 # ---------------------------------------------------------------------------
 # Two heads; what the weights do not determine
 # ---------------------------------------------------------------------------
-@claim(refute=lambda v: set_value(v, "examples.heads.sentences.en.1.weights_2.5",
-                                  [0.1, 0.1, 0.5, 0.1, 0.1, 0.1]))
+@claim(refute=_in_sentence(0, "heads", "1.weights_2.5",
+                            [0.1, 0.1, 0.5, 0.1, 0.1, 0.1]))
 def second_head_looks_at_words_like_itself(values):
     """In every row of head 2, the largest weight falls only on words of the row's own
     kind, and "bank" gives more than half of it to itself."""
@@ -569,7 +581,7 @@ def second_head_looks_at_words_like_itself(values):
     )
 
 
-@claim(refute=lambda v: set_value(v, "examples.heads.sentences.sv.1.updated.2", 0.9))
+@claim(refute=_in_sentence(1, "heads", "1.updated.2", 0.9))
 def second_head_leaves_the_sense(values):
     """With both heads, "bank"'s sense coordinates are those head 1 alone gives: head 2
     leaves them as they are."""

@@ -20,7 +20,7 @@ BANK = {"bank-model.js", "maths.js", "run-files.js", "sense-plane.js"}
 WIDGETS = {
     "": set(),
     "attention/": {"attention-calculator.js", "value-swap.js"} | BANK | FIGURES,
-    "feature-recovery/": {"intervention-explorer.js", "playground-ui.js",
+    "feature-recovery/": {"intervention-explorer.js", "explorer-views.js", "playground-ui.js",
                           "playground-model.js", "playground-views.js", "maths.js",
                           "run-files.js"} | FIGURES,
     "notebook/": FIGURES,
@@ -68,7 +68,7 @@ def test_the_home_page_loads_no_widget_script(open_site_page, language):
 @pytest.mark.parametrize("page_name", [name for name in WIDGETS if name])
 def test_each_page_loads_the_modules_of_its_own_widgets_and_no_others(open_site_page,
                                                                       page_name):
-    page, traffic = open_site_page("sv", page_name, wait_until="networkidle")
+    page, traffic = open_site_page(LANGUAGES[-1], page_name, wait_until="networkidle")
     page.wait_for_function(f"() => {SETTLED[page_name]}")
     assert our_scripts(page) == EVERY_PAGE | WIDGETS[page_name]
     assert traffic.page_errors == [] and traffic.console_errors == []

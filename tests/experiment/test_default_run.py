@@ -11,6 +11,7 @@ import pytest
 import torch
 from matplotlib.colors import to_hex
 
+import locales
 from examples.figures import file_names as example_file_names
 from experiment import data
 from experiment.config import Config
@@ -179,7 +180,8 @@ def test_the_site_publishes_exactly_the_files_results_json_lists(default_run,
     notebook_files = {"companion.ipynb"} | {
         output["metadata"]["filenames"]["image/png"] for cell in notebook["cells"]
         for output in cell.get("outputs", []) if "filenames" in output.get("metadata", {})}
-    assert len(notebook_files) == 7, "the notebook's three figures and their twins"
+    assert len(notebook_files) == 1 + 3 * 2 * len(locales.codes()), \
+        "the notebook's three figures, each in every language, and their dark twins"
     published = {p.name for p in default_run_dir.iterdir() if p.is_file()}
     # and the build's own catalogue of its claims (sitebuild.catalogue)
     assert published == expected | examples | notebook_files | {"claims.json"}

@@ -5,6 +5,9 @@ import torch
 from experiment import data, interventions, measure
 from experiment.config import Config
 from experiment.data import NOISE, PAYLOAD, QUERY
+from experiment.measure import invisible_directions
+from experiment.model import Student
+from experiment.variants import VARIANTS
 from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE, SUBSTANTIAL_MSE
 from tests.experiment.test_model import R, heldout, known_solution
 
@@ -44,13 +47,46 @@ def test_shifting_moves_exactly_what_the_teacher_ignores():
     torch.testing.assert_close(data.teacher(shifted), data.teacher(z), rtol=0, atol=0)
 
 
+def test_shifting_one_request_feature_moves_it_alone():
+    z = latents()
+    shifted = interventions.shift_request(z, PAYLOAD.start, CONFIG.shift)
+    assert changed(z, shifted) == {(0, PAYLOAD.start)}
+    torch.testing.assert_close(shifted - z, (shifted != z).double() * CONFIG.shift)
+
+
 def test_edits_return_copies():
     z = latents()
     before = z.clone()
     interventions.erase_query(z, 0)
     interventions.erase_payload(z, 0)
     interventions.shift_irrelevant(z, 1.0)
-    assert torch.equal(z, before)
+    interventions.shift_request(z, 3, 1.0)
+    W_Q = known_solution().W_Q.detach()
+    W_Q_before = W_Q.clone()
+    interventions.shift_query_map(W_Q, R, torch.ones(3, dtype=torch.float64), 1.0)
+    assert torch.equal(z, before) and torch.equal(W_Q, W_Q_before)
+
+
+def test_shifting_the_query_map_along_u_adds_u_to_every_row_of_its_response():
+    (u,) = invisible_directions(VARIANTS["three_keys"].keys)
+    W_Q = known_solution().W_Q.detach()
+    shifted = interventions.shift_query_map(W_Q, R, u, 0.7)
+    torch.testing.assert_close(R @ shifted - R @ W_Q, 0.7 * u.expand(9, 3), rtol=0,
+                               atol=1e-15)
+
+
+def test_along_u_the_shifted_map_moves_no_weight_with_three_keys_and_every_one_with_four():
+    (u,) = invisible_directions(VARIANTS["three_keys"].keys)
+    exact = known_solution()
+    for keys, moves in ((VARIANTS["three_keys"].keys, False), (data.fixed_keys, True)):
+        examples = heldout(n=64, keys=keys)
+        before = Student(exact.W_Q.detach(), exact.W_V.detach(), keys)
+        after = Student(interventions.shift_query_map(exact.W_Q.detach(), R, u, 1.0),
+                        exact.W_V.detach(), keys)
+        with torch.no_grad():
+            change = (after.attention(examples.request)
+                      - before.attention(examples.request)).abs().max()
+        assert (change > 0.1) if moves else (change < 1e-13), (len(keys), float(change))
 
 
 def test_an_exact_student_matches_the_teacher_under_every_edit():

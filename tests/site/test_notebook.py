@@ -1,7 +1,7 @@
 """The companion notebook as the built site publishes it: a page showing this build's
-execution, and an .ipynb download that carries the same outputs, stands on its own
-outside the site, and runs from a fresh copy of the project with the numbers of this
-build's results.json."""
+execution, with the figures drawn for its language, and an .ipynb download that
+carries the same outputs, stands on its own outside the site, and runs from a fresh
+copy of the project with the numbers of this build's results.json."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 
+import locales
 from tests.project import (
     DEFAULT,
     LANGUAGES,
@@ -135,14 +136,39 @@ def test_headings_have_the_sources_ids_in_the_page_and_its_table_of_contents(sit
     assert toc[:len(ids)] == [f"#{i}" for i in ids]
 
 
-def test_every_language_shows_the_same_outputs(site):
+def test_every_language_shows_the_same_printed_outputs(site):
     """One execution fills every language's page (its printed timing included)."""
     outputs = {language: shown_text(page(site, language)) for language in LANGUAGES}
-    figures = {language: [img["src"].rpartition("/")[2]
-                          for img in page(site, language).select(FIGURES)]
-               for language in LANGUAGES}
     assert all(shown == outputs[DEFAULT] for shown in outputs.values())
-    assert all(shown == figures[DEFAULT] for shown in figures.values())
+
+
+def executed(site: Path) -> nbformat.NotebookNode:
+    """The build's one execution of the notebook, as the run published it."""
+    return nbformat.read(site / "run" / "companion.ipynb", as_version=4)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_page_shows_the_figures_the_execution_drew_for_its_language(site, language):
+    """The execution draws each figure for every language, with its words and decimal
+    mark (tests/sitebuild/test_notebooks.py); each page shows its own language's, each
+    a picture of its own where the language's words or decimal mark differ from the
+    default language's."""
+    drawn_for = {output.metadata["filenames"]["image/png"]: output.metadata
+                 for cell in executed(site).cells for output in cell.get("outputs", [])
+                 if "image/png" in output.get("data", {})}
+    html = page(site, language)
+    names = [img["src"].partition("#")[0].rpartition("/")[2] for img in html.select(FIGURES)]
+    assert len(names) >= 6
+    for img, name in zip(html.select(FIGURES), names, strict=True):
+        assert drawn_for[name]["language"] == language, name
+        assert drawn_for[name]["dark"] == img["src"].endswith("#only-dark"), name
+    if language != DEFAULT:
+        own, default = (file_hashes(site, code, FIGURES) for code in (language, DEFAULT))
+        record, default_record = locales.record(language), locales.record(DEFAULT)
+        if (record.numbers.decimal != default_record.numbers.decimal
+                and record.words["playground"] != default_record.words["playground"]):
+            assert all(a != b for a, b in zip(own, default, strict=True)), \
+                "a figure of this page is the default language's picture"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -218,8 +244,8 @@ def fresh_copy(tmp_path_factory) -> Path:
 
 def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site, fresh_copy):
     """The English download, executed; the others have the same code cells (asserted here),
-    so that they would print the same. Its figure cells draw both schemes, as the
-    build's did: the figures are the page's, light and dark."""
+    so that they would print the same. Its figure cells draw every language and both
+    schemes, as the build's execution did: the same pictures."""
     code = {language: [cell.source for cell in download(site, language).cells
                        if cell.cell_type == "code"] for language in LANGUAGES}
     assert all(cells == code[DEFAULT] for cells in code.values()), "the downloads' code differs"
@@ -244,8 +270,8 @@ def test_the_download_runs_from_a_fresh_copy_and_prints_this_builds_numbers(site
     assert len(compared) >= 3, (
         "the notebook no longer prints what results.json holds under the labels of OVERLAP: "
         f"{printed(notebook)}")
-    assert image_hashes(notebook) == file_hashes(site, DEFAULT, FIGURES), \
-        "the download, run again, does not draw the page's figures and their twins"
+    assert image_hashes(notebook) == image_hashes(executed(site)), \
+        "the download, run again, does not draw the build's figures, in every language"
 
 
 LEGEND_ENTRY = re.compile(r"^- ((?:`[^`\n]+`(?:, )?)+)", re.MULTILINE)  # the terms of an item
@@ -261,7 +287,8 @@ def printed_labels(line: str) -> list[str]:
 @pytest.mark.parametrize("language", TRANSLATIONS)
 def test_the_page_says_in_its_language_what_each_printed_label_means(site, language):
     """The notebook prints in English, once for every language: the Ukrainian and the
-    Swedish page have a legend of the labels it prints, and of the axis label."""
+    Swedish page have a legend of the labels it prints (its figures are drawn in the
+    page's language)."""
     source = (ROOT / "docs" / f"notebook.{language}.md").read_text(encoding="utf-8")
     legend = "\n".join(LEGEND_ENTRY.findall(source))
     labels = [label for line in "".join(printed(download(site, language))).splitlines()
@@ -269,4 +296,22 @@ def test_the_page_says_in_its_language_what_each_printed_label_means(site, langu
     assert len(labels) >= 8, labels
     missing = [label for label in labels if label not in legend]
     assert not missing, f"printed, and not in the legend of notebook.{language}.md: {missing}"
-    assert "`step`" in legend, "the training curve's axis label"
+
+
+UNEXPLAINED = "1 − R²"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_minus_r_squared_is_explained_in_the_section_that_prints_it(site, language):
+    """A reader meets "1 − R²" in a cell's output: the prose of that cell's section, in
+    the page's language, says what R² and 1 − R² are."""
+    cells = download(site, language).cells
+    printing = [number for number, cell in enumerate(cells) if cell.cell_type == "code"
+                and any(UNEXPLAINED in output.get("text", "") for output in cell.outputs)]
+    if not printing:
+        return  # gone from the output: nothing to explain
+    for number in printing:
+        before = "\n".join(cell.source for cell in cells[:number] if cell.cell_type == "markdown")
+        section = re.split(r"^## ", before, flags=re.MULTILINE)[-1]  # from its heading on
+        assert UNEXPLAINED in section and section.count("R²") >= 3, \
+            f"{language}: the section of the cell that prints {UNEXPLAINED} does not explain it"

@@ -59,7 +59,7 @@ def test_the_first_build_computes_once_and_executes_the_notebook_once(preview):
 
 
 def test_a_rebuild_logs_a_few_short_lines_ending_with_its_summary(preview, project):
-    page = project / "docs" / "index.uk.md"
+    page = project / "docs" / f"index{page_suffix(TRANSLATIONS[-1])}.md"
     prose = page.read_text()
     mark = len(preview.log)
     try:

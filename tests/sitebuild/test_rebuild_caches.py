@@ -13,7 +13,7 @@ from jinja2 import DictLoader, Environment
 
 from provenance.source import project_imports
 from sitebuild import notebook, notebook_cache, templates
-from tests.sitebuild.test_notebooks import executed_code, prose
+from tests.sitebuild.test_notebooks import T, executed_code, prose
 
 
 def test_a_template_is_compiled_once_and_again_after_an_edit(monkeypatch):
@@ -73,7 +73,7 @@ def test_a_notebook_page_is_converted_again_only_when_its_notebook_changes(tmp_p
 
 
 def test_the_same_page_and_run_assemble_the_same_notebook_byte_for_byte():
-    first, second = (notebook.assemble(prose(), executed_code()) for _ in range(2))
+    first, second = (notebook.assemble(prose(), executed_code(), T) for _ in range(2))
     assert nbformat.writes(first) == nbformat.writes(second)
 
 

@@ -150,7 +150,7 @@ def test_a_heatmap_heads_rows_and_columns_with_the_pages_tokens_and_shades_each_
     assert '<td class="heat heat-8">' in page  # 0.8 → level 8 of 10
     assert page.count("is-masked") == 3  # the three cells right of the diagonal
     assert '<tr class="is-followed"><th scope="row">banken</th>' in page
-    assert 'data-key="examples.bank.sentences.sv.0.weights.2.1"' in page
+    assert f'data-key="examples.bank.sentences.{SV}.0.weights.2.1"' in page
 
 
 def test_a_heatmap_row_shows_only_the_followed_word():
@@ -224,12 +224,12 @@ def test_a_malformed_shortcode_fails_naming_itself_and_why(markdown, why):
 
 
 @pytest.mark.parametrize("markdown", ["{{ heatmap bank_1 }}", "{{ tiles bank_1 }}",
-                                      "{{ rows interventions }}"])
+                                      "{{ rows three_keys }}"])
 def test_a_run_value_of_the_wrong_shape_fails_a_heatmap_tiles_or_table_naming_it(markdown):
     broken = {"examples": {"bank": {"sentences": {DEFAULT: [
         {"tokens": 3, "ambiguous": 2, "clue": 1, "h": [0.8, 0.1],
          "weights": [["a", "b", "c"]] * 3}]}}},
-        "experiment": {"seeds": 3}}
+        "experiment": {"variants": {"three_keys": {"seeds": 3}}}}
     name = markdown.split()[2]
     assert name in faults(markdown, broken)
 
@@ -239,7 +239,7 @@ MODEL = {
         "model": {"embeddings": {"plain": [-0.6, -0.8, 0.0, 0.0],
                                  "ambiguous": [0.0, 1.0, 0.5, 0.5],
                                  "clue_1": [1.0, 0.0, 1.0, 0.0]}},
-        "sentences": {"sv": [
+        "sentences": {SV: [
             {"tokens": ["på", "grund", "på", "banken"],
              "roles": ["plain", "clue_1", "plain", "ambiguous"]},
             {"tokens": ["Jag", "på", "banken"], "roles": ["plain", "plain", "ambiguous"],
@@ -250,11 +250,11 @@ MODEL = {
 
 def test_the_embedding_table_has_a_row_per_kind_of_word_each_word_once():
     page = filled("| a | b | c | d | e |\n|---|---|---|---|---|\n"
-                  "{{ rows bank_embeddings }}", MODEL, "sv")
+                  "{{ rows bank_embeddings }}", MODEL, SV)
     assert page.count("\n| ") == 3 and "| på, Jag | " in page and "| grund | " in page
     assert 'data-key="examples.bank.model.embeddings.ambiguous.3"' in page and ">0,5<" in page
 
 
 def test_the_queries_table_has_every_word_of_the_second_sentence():
-    page = filled("| a | b | c |\n|---|---|---|\n{{ rows bank_queries }}", MODEL, "sv")
+    page = filled("| a | b | c |\n|---|---|---|\n{{ rows bank_queries }}", MODEL, SV)
     assert page.count("\n| ") == 3 and "| Jag | " in page and "[−2,4; 1,8]" in page
