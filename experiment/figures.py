@@ -344,7 +344,8 @@ def _tetrahedron_axes(ax, scheme: Scheme, limit: float, names: bool = True) -> N
     for k in range(3):
         end = np.zeros(3)
         end[k] = limit
-        ax.plot(*zip(-end, end, strict=True), color=scheme.grid, linewidth=0.8)
+        # Beneath everything else where a panel sets its own drawing order.
+        ax.plot(*zip(-end, end, strict=True), color=scheme.grid, linewidth=0.8, zorder=0)
         if names:
             ax.text(*(1.08 * end), subscript("q", k + 1), color=scheme.reference,
                     fontstyle="italic", ha="center", va="center", fontsize=LABEL_SIZE)
@@ -369,7 +370,8 @@ def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool
     for i, j in itertools.combinations(range(len(keys)), 2):
         ax.plot(*zip(keys[i], keys[j], strict=True), color=colour, linestyle=linestyle,
                 linewidth=1.4, alpha=alpha)
-    ax.scatter(*keys.T, color=colour, marker=marker, s=22, depthshade=False, alpha=alpha)
+    ax.scatter(*keys.T, color=colour, marker=marker, s=22, depthshade=False, alpha=alpha,
+               zorder=3)
     if labels:
         x, y, _ = proj3d.proj_transform(*keys.T, ax.get_proj())
         seen = np.column_stack([x, y])  # the keys where the view puts them
@@ -387,7 +389,7 @@ def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool
                         va="center", fontsize=LABEL_SIZE)
 
 
-def _right_angle(ax, corner, along_plane, normal, colour: str, size: float = 0.3) -> None:
+def _right_angle(ax, corner, along_plane, normal, colour: str, size: float = 0.25) -> None:
     """A right-angle mark at CORNER between a direction in the plane and its NORMAL."""
     e = np.asarray(along_plane) / np.linalg.norm(along_plane)
     n = np.asarray(normal) / np.linalg.norm(normal)
@@ -396,10 +398,37 @@ def _right_angle(ax, corner, along_plane, normal, colour: str, size: float = 0.3
     ax.plot(*zip(*path, strict=True), color=colour, linewidth=1.4)
 
 
+def _look_from(ax, eye, up) -> None:
+    """Turn ax's view so that it looks at the origin from the direction EYE, with the
+    direction UP drawn straight up the screen."""
+    eye = np.asarray(eye) / np.linalg.norm(eye)
+    elev, azim = np.degrees(np.arcsin(eye[2])), np.degrees(np.arctan2(eye[1], eye[0]))
+    ax.view_init(elev=elev, azim=azim, roll=0)
+    drawn = np.subtract(_seen(ax, up), _seen(ax, np.zeros(3)))  # UP as the screen shows it
+    ax.view_init(elev=elev, azim=azim, roll=np.degrees(np.arctan2(drawn[0], drawn[1])))
+
+
+def _seen(ax, point) -> tuple[float, float]:
+    """Where ax's current view draws the 3-D POINT, in its 2-D data coordinates."""
+    x, y, _ = proj3d.proj_transform(*point, ax.get_proj())
+    return float(x), float(y)
+
+
+# How far the view of the three keys is tilted out of their plane, in degrees: little
+# enough that the plane reads as seen nearly edge-on, enough to show it is a triangle.
+EDGE_ON_TILT = 18
+# The patch of the keys' plane drawn around their triangle, a square of this half-side
+# turned this many degrees from the line of sight: seen at a slant, it reads as a floor.
+PLANE_HALF_SIDE = 1.4
+PLANE_TURN = 25
+
+
 def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
     """Left: the four fixed keys, a tetrahedron whose six edges are their differences.
-    Right: the first three keys, the triangle of their differences (a plane), and the
-    invisible direction u at right angles to it, with a right-angle mark."""
+    Right: the first three keys, the triangle of their differences on a patch of their
+    plane, seen nearly edge-on, and the invisible direction u standing straight up from
+    it, with a right-angle mark: a view in which u cannot be mistaken for a direction in
+    the plane."""
     fixed = np.asarray(results["fixed_keys"])  # (4, 3)
     direction = np.asarray(results["variants"]["three_keys"]["invisible_direction"])  # (3,)
     fig = Figure(figsize=(7.2, 3.2), layout="constrained")
@@ -408,17 +437,34 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
     _tetrahedron_axes(four, scheme, limit)
     _keys_drawn(four, fixed, scheme.seed_colours[0], "-", "o", True, scheme)
     three = fig.add_subplot(1, 2, 2, projection="3d")
-    _tetrahedron_axes(three, scheme, limit)
+    # Unnamed axes: seen from here, their names would sit on the keys.
+    _tetrahedron_axes(three, scheme, limit, names=False)
+    three.computed_zorder = False  # drawn in order: the plane, the triangle on it, u on top
+    centre = fixed[:3].mean(axis=0)
+    # Looking along the median from k1, so that the three keys stand apart on screen.
+    median = (fixed[0] - centre) / np.linalg.norm(fixed[0] - centre)
+    tilt = np.radians(EDGE_ON_TILT)
+    _look_from(three, np.cos(tilt) * median + np.sin(tilt) * direction, direction)
+    turn = np.radians(PLANE_TURN)
+    side = np.cos(turn) * median + np.sin(turn) * np.cross(direction, median)  # in the plane
+    other = np.cross(direction, side)
+    patch = [centre + PLANE_HALF_SIDE * (a * side + b * other)
+             for a, b in ((1, 1), (1, -1), (-1, -1), (-1, 1))]
+    three.add_collection3d(Poly3DCollection([patch], facecolor=scheme.grid, alpha=0.5,
+                                            edgecolor=scheme.reference, linewidth=0.6))
     three.add_collection3d(Poly3DCollection([fixed[:3]], facecolor=scheme.seed_colours[0],
                                             alpha=0.25, edgecolor="none"))
     _keys_drawn(three, fixed[:3], scheme.seed_colours[0], "-", "o", True, scheme)
-    centre = fixed[:3].mean(axis=0)
-    three.quiver(*centre, *(1.2 * direction), color=scheme.seed_colours[1], linewidth=2.0,
-                 arrow_length_ratio=0.2)
-    three.text(*(centre + 1.38 * direction), "u", color=scheme.seed_colours[1],
-               fontstyle="italic", fontweight="bold", ha="center", va="center",
-               fontsize=LABEL_SIZE)
-    _right_angle(three, centre, fixed[0] - centre, direction, scheme.seed_colours[1])
+    colour = scheme.seed_colours[1]
+    # A 2-D arrow between the projected ends: a 3-D quiver's head would be seen edge-on.
+    three.annotate("", xy=_seen(three, centre + 1.3 * direction), xycoords="data",
+                   xytext=_seen(three, centre), textcoords="data",
+                   arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 2.0,
+                               "mutation_scale": 16, "shrinkA": 0, "shrinkB": 0})
+    three.text(*(centre + 1.45 * direction), "u", color=colour, fontstyle="italic",
+               fontweight="bold", ha="center", va="center", fontsize=LABEL_SIZE)
+    # In the plane across the view (along k2 - k3), so that the mark is seen square on.
+    _right_angle(three, centre, fixed[1] - fixed[2], direction, colour)
     return fig
 
 

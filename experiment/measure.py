@@ -139,6 +139,23 @@ def predict(student: Student, latents: torch.Tensor, R: torch.Tensor) -> torch.T
     return student(*mix(latents, R))
 
 
+def teacher_example(examples: Batch, keys: torch.Tensor) -> dict:
+    """The first of `examples` step by step through the teacher, as the page walks a
+    reader through it: its latents, the request's query, its score against each key,
+    the attention weights, each record's payload, and the target they make."""
+    latents = examples.latents[0]                       # (1 + J, 9)
+    query = latents[0, QUERY]                           # (3,)
+    scores = query @ keys.T / 3**0.5                    # (J,): the teacher's scaling
+    return {
+        "latents": latents.tolist(),
+        "query": query.tolist(),
+        "scores": scores.tolist(),
+        "weights": torch.softmax(scores, dim=-1).tolist(),
+        "payloads": latents[1:, PAYLOAD].tolist(),      # (J, 3)
+        "target": examples.target[0].tolist(),
+    }
+
+
 @torch.no_grad()
 def intervene(student: Student, heldout: Batch, R: torch.Tensor, shift: float,
               keys: torch.Tensor) -> dict[str, torch.Tensor]:

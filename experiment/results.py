@@ -72,6 +72,8 @@ def measure_variant(name: str, trained: list[train.Trained], config: Config,
         results |= main_entries(per_seed, trained, config, R)
         latents = torch.stack([examples.latents for examples in heldout])
         results["data"] = measure.data_statistics(latents, R)
+        results["teacher_example"] = {"seed": config.seeds[0],
+                                      **measure.teacher_example(heldout[0], variant.keys)}
     else:
         results.setdefault("variants", {})[name] = variant_entry(variant, per_seed,
                                                                  trained[0], config)

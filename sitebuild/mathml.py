@@ -17,7 +17,11 @@ from latex2mathml.converter import convert
 from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 
-INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
+# Inline math, with what follows it up to the next space: punctuation, "'s", evidence
+# marks (sitebuild.evidence). A browser may break a line right after a <math> element,
+# even before a comma, so the formula and that run are kept on one line together.
+INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>'
+                    r'(?P<after>(?:[^\s<]|<sup class="evidence"[^>]*>.*?</sup>)*)', re.DOTALL)
 BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
 
 
@@ -36,7 +40,8 @@ def _converter(display: str):
         mathml = mathml.replace("<math ", f'<math alttext="{html.escape(tex)}" ', 1)
         if display == "block":
             return f'<div class="math-display">{mathml}</div>'
-        return mathml
+        after = match["after"]
+        return f'<span class="math-run">{mathml}{after}</span>' if after else mathml
 
     return replace
 

@@ -166,9 +166,19 @@ def expand(markdown: str, values: dict, language: str, outcomes: dict | None = N
             result.claims.append(match["args"].strip())
         last = match.end()
     pieces.append(_strays(markdown, last, len(markdown), result, line_of))
-    result.markdown = "".join(pieces) + marks.box()
+    result.markdown = glue_marks("".join(pieces)) + marks.box()
     result.errors.sort(key=lambda e: e.line)
     return result
+
+
+# The spaces and line break between a sentence and its evidence mark, within a paragraph.
+BEFORE_MARK = re.compile(r'(?<=\S)[ \t]*\n?[ \t]*(?=<sup class="evidence")')
+
+
+def glue_marks(markdown: str) -> str:
+    """MARKDOWN with each evidence mark right after the word before it: a space there
+    would let a line break put the mark alone at the start of the next line."""
+    return BEFORE_MARK.sub("", markdown)
 
 
 def _strays(markdown: str, start: int, end: int, result: Expansion, line_of) -> str:

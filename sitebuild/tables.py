@@ -22,6 +22,20 @@ def _per_seed(values, language: str, model: str,
             for i in range(len(lookup(values, f"{model}.seeds")))]
 
 
+def teacher_example(values, language: str) -> list[list[str]]:
+    """The task's worked example, one row per record slot: the slot, its fixed key, the
+    request's score against it, its attention weight, the record's payload features."""
+    path = "experiment.teacher_example"
+    return [
+        [str(j + 1),  # the slot's number, as the page counts slots: not a result
+         render("vec", values, f"experiment.fixed_keys.{j}", "int", language),
+         render("num", values, f"{path}.scores.{j}", "fix2", language),
+         render("num", values, f"{path}.weights.{j}", "fix2", language),
+         render("vec", values, f"{path}.payloads.{j}", "fix2", language)]
+        for j in range(len(lookup(values, f"{path}.weights")))
+    ]
+
+
 # Tables print what a reader compares: a value at the float's rounding reads "≈ 0"
 # (zero2); its exact figure is in the evidence note of the claim that checks it.
 
@@ -104,6 +118,7 @@ def bank_queries(values, language: str) -> list[list[str]]:
 
 
 TABLES: dict[str, Callable[[dict, str], list[list[str]]]] = {
+    "teacher_example": teacher_example,
     "learned_keys": learned_keys,
     "three_keys": three_keys,
     "bank_row": bank_row,

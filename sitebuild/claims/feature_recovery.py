@@ -1,10 +1,10 @@
 """Claims of the feature-recovery article, checked against results.json.
 
-The main student's claims come first (its fit, its maps, the loss against the
-uniform-attention level), then the maps forming during training (the snapshots),
-the interventions, and the two variants (learned keys, three keys). Each check
-reads only recorded values; its refutation edits one of them so that the sentence
-would be false.
+The task's worked example comes first, then the main student's claims (its fit, its
+maps, the loss against the uniform-attention level), then the maps forming during
+training (the snapshots), the interventions, and the two variants (learned keys,
+three keys). Each check reads only recorded values; its refutation edits one of them
+so that the sentence would be false.
 """
 
 from __future__ import annotations
@@ -98,6 +98,69 @@ def _far_above_the_model(quantity: str, smallest: float, values) -> tuple:
 def _seeds(values, variant=None) -> list[dict]:
     where = "experiment" if variant is None else f"experiment.variants.{variant}"
     return lookup(values, f"{where}.seeds")
+
+
+# --- The task's worked example -----------------------------------------------------
+
+# The worked example's numbers follow one from the other to float64 rounding: far
+# below the two decimals that the page prints them with.
+EXAMPLE_TOLERANCE = 1e-12
+# "Most of the weight": more than all the other slots together.
+MOST_OF_THE_WEIGHT = 0.5
+
+
+def _teacher_example(values) -> dict:
+    return lookup(values, "experiment.teacher_example")
+
+
+def _softmax(scores: list[float]) -> list[float]:
+    top = max(scores)
+    powers = [math.exp(s - top) for s in scores]
+    return [p / sum(powers) for p in powers]
+
+
+@claim(refute=lambda v: set_value(v, "experiment.teacher_example.target.0", 0.0))
+def teacher_example_adds_up(values):
+    """The worked example computes as the teacher does: each score is q · k_j / √3 over
+    the fixed keys, the weights are the softmax of the scores, and the target is the
+    weighted sum of the records' payloads."""
+    example, keys = _teacher_example(values), lookup(values, "experiment.fixed_keys")
+    query, weights, payloads = example["query"], example["weights"], example["payloads"]
+    scores = [sum(q * k for q, k in zip(query, key, strict=True)) / math.sqrt(len(key))
+              for key in keys]
+    target = [sum(a * p[i] for a, p in zip(weights, payloads, strict=True))
+              for i in range(len(example["target"]))]
+    return evidence(
+        below("score_recomputed_difference", _difference(scores, example["scores"]),
+              EXAMPLE_TOLERANCE, "sci1"),
+        below("weight_recomputed_difference",
+              _difference(_softmax(example["scores"]), weights), EXAMPLE_TOLERANCE, "sci1"),
+        below("target_recomputed_difference", _difference(target, example["target"]),
+              EXAMPLE_TOLERANCE, "sci1"),
+        detail=f"scores {example['scores']}, weights {weights}, target {example['target']}")
+
+
+def _spread_example_weights(values) -> None:
+    weights = _teacher_example(values)["weights"]
+    weights[:] = [1 / len(weights)] * len(weights)
+
+
+@claim(refute=_spread_example_weights)
+def teacher_example_routes_to_one_record(values):
+    """In the worked example the slot with the largest score takes most of the
+    attention weight (more than half), and the target lies nearer that record's payload
+    than any other record's."""
+    example = _teacher_example(values)
+    scores, weights, target = example["scores"], example["weights"], example["target"]
+    top = max(range(len(scores)), key=scores.__getitem__)
+    distances = [math.dist(payload, target) for payload in example["payloads"]]
+    nearer = [j + 1 for j, d in enumerate(distances) if d < distances[top]]
+    return evidence(
+        above("weight_of_the_largest_score", weights[top], MOST_OF_THE_WEIGHT, "fix2"),
+        equal("records_nearer_the_target", len(nearer), 0),
+        detail=f"slot {top + 1} has the largest score and takes {weights[top]:.3f} of the "
+               f"weight; distances of the payloads from the target "
+               f"{[round(d, 3) for d in distances]}; slots nearer: {nearer or 'none'}")
 
 
 # --- The main student -----------------------------------------------------------

@@ -43,6 +43,8 @@ RELATIVE = 1e-9
 PAGE_VARIANTS = {"main": "four", "learned_keys": "learned", "three_keys": "three"}
 # Plain SGD needs larger steps than Adam's; at 1 every variant trains to rounding error.
 SGD_LEARNING_RATE = 1.0
+# The largest seed the widget takes (playground-ui.js).
+MAX_SEED = 99999
 
 
 @pytest.fixture(scope="module")
@@ -242,7 +244,8 @@ def test_a_bad_input_gets_a_message_and_changes_nothing_else(english, run):
     for number, text, key in bad:
         field(page, number).fill(text)
         field(page, number).press("Enter")
-        message = fill(words[key], max=99999 if key == "bad_seed" else limit)
+        message = fill(words[key], max=format_value(MAX_SEED if key == "bad_seed" else limit,
+                                                    "int", DEFAULT))
         assert said(page) == message, text
         assert field(page, number).get_attribute("aria-invalid") == "true"
         for press in ("run", "step", "reset"):  # refused too, with the same message
@@ -295,6 +298,11 @@ def test_the_playground_speaks_the_pages_language(open_site_page, language):
         words[k] for k in ("four", "learned", "three", "adam", "sgd")]
     assert said(page) == fill(words["ready"], variant=words["four"], optimiser=words["adam"],
                               seed=0, lr=format_value(0.03, "sig6", language))
+    # Its numbers in the page's format; before the first step, no loss is shown yet.
+    hints = widget.locator(".widget__hint").all_text_contents()
+    assert hints[0] == fill(words["seedHint"], max=format_value(MAX_SEED, "int", language))
+    assert widget.locator(".playground__progress").text_content() == fill(
+        words["progressStart"], step=0, steps=field(page, 2).input_value())
     # The sentence of what to try stays beside the widget; the static figure goes.
     assert page.locator(".training-playground .playground-try").is_visible()
     assert page.locator(".training-playground > figure").is_hidden()

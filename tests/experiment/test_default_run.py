@@ -13,6 +13,7 @@ from matplotlib.colors import to_hex
 
 import locales
 from examples.figures import file_names as example_file_names
+from experiment import data
 from experiment.config import Config
 from experiment.figures import FIGURES, SCHEMES, file_names
 from experiment.results import load_schema, source_hash
@@ -126,6 +127,20 @@ def test_the_traces_of_adam_and_sgd_start_together(default_run):
     adam, sgd = (default_run["variants"][name]["seeds"] for name in THREE_KEYS_STUDENTS)
     for a, s in zip(adam, sgd, strict=True):
         assert a["invisible_component_trace"][0] == s["invisible_component_trace"][0]
+
+
+def test_the_worked_example_is_the_first_heldout_example_through_the_teacher(default_run):
+    example = default_run["teacher_example"]
+    assert example["seed"] == CONFIG.seeds[0]
+    R = data.mixing_matrix(CONFIG.mixing_seed)
+    first = data.draw_examples(data.generator(CONFIG.seeds[0], "heldout"), 1, R,
+                               CONFIG.query_scale)  # the first of the held-out stream
+    latents = first.latents[0]  # (1 + J, 9)
+    assert example["latents"] == latents.tolist()
+    assert example["query"] == latents[0, data.QUERY].tolist()
+    assert example["payloads"] == latents[1:, data.PAYLOAD].tolist()
+    assert _close(example["target"], data.teacher(latents))
+    assert _close(example["weights"], torch.softmax(_f64(example["scores"]), dim=-1))
 
 
 def test_the_data_measured_are_every_seeds_heldout_inputs(default_run):

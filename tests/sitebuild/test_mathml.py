@@ -32,3 +32,14 @@ def test_the_tex_is_the_formulas_text_alternative_escaped_once():
     math = BeautifulSoup(page, "html.parser").find("math")
     assert math["alttext"] == 'a < b \\& "c"'
     assert page.count("<math") == 1 and 'alttext="a &lt; b' in page  # no raw < or " inside
+
+
+def test_a_formula_and_what_follows_it_up_to_a_space_share_one_line():
+    # A browser may break right after <math>, even before a comma or "'s".
+    page = render('<p><span class="arithmatex">\\(E_q\\)</span>\'s row, '
+                  '<span class="arithmatex">\\(u\\)</span>.<sup class="evidence">'
+                  '<a>7</a></sup> and <span class="arithmatex">\\(x\\)</span> alone</p>')
+    runs = BeautifulSoup(page, "html.parser").select("span.math-run")
+    assert [run.get_text() for run in runs] == ["Eq's", "u.7"]
+    assert all(run.find("math") for run in runs)
+    assert "</math> alone" in page  # nothing follows it: no run

@@ -87,6 +87,15 @@ def test_a_claim_used_twice_has_one_number_and_one_note():
     assert page.count(">1</a></sup>") == 2 and page.count("<li id=") == 1
 
 
+def test_an_evidence_mark_sits_right_after_its_word_so_no_line_break_comes_between():
+    page = filled("It changes nothing. {{ claim head_order_is_free }} Next.\nOne line\n"
+                  "{{ claim head_order_is_free }} ends.\n\n{{ claim head_order_is_free }}",
+                  VALUES, DEFAULT)
+    assert 'nothing.<sup class="evidence"' in page and '</sup> Next.' in page
+    assert 'One line<sup class="evidence"' in page  # the line break before it, gone
+    assert 'ends.\n\n<sup class="evidence"' in page  # a new paragraph stays one
+
+
 def test_a_claim_the_values_refute_is_an_error_naming_it():
     refuted = {**VALUES, "examples": {"heads": {"reorder_change": 0.25}}}
     result = expand("\n\n{{ claim head_order_is_free }}", refuted, DEFAULT)

@@ -15,7 +15,7 @@
    has moved since step 0: its largest change over the nine latent rows).
 
    Three parts: the settings and their checks, the DOM, the training loop. */
-import { fill, parse, sci, sig, siteWords } from "./common.js";
+import { fill, formatNumber, parse, sci, sig, siteWords } from "./common.js";
 import { el, keyboardScrollable, replaceStatic, rich, uid } from "./dom.js";
 import * as model from "./playground-model.js";
 import * as views from "./playground-views.js";
@@ -47,8 +47,9 @@ const CHECKS = {
 };
 
 const printed = {
-  loss: (x) => (x === undefined ? "—" : sci(x, 2)),
+  loss: (x) => sci(x, 2),
   rate: (x) => sig(x, 6), // as the reader may type it back: no "× 10" in a field
+  count: (n) => formatNumber(n, "int"), // grouped as the page groups digits: 99 999
 };
 
 /* ---- The DOM ------------------------------------------------------------------- */
@@ -79,10 +80,10 @@ function buildDom(words, run) {
   const dom = {
     variant: selectField(words.variant, Object.keys(model.VARIANTS).map((v) => [v, words[v]])),
     optimiser: selectField(words.optimiser, OPTIMISERS.map((o) => [o, words[o]])),
-    seed: textField(words.seed, fill(words.seedHint, { max: MAX_SEED })),
+    seed: textField(words.seed, fill(words.seedHint, { max: printed.count(MAX_SEED) })),
     lr: textField(words.learningRate, fill(words.learningRateHint, {
       adam: printed.rate(run.learningRate), sgd: printed.rate(SGD_LEARNING_RATE) })),
-    steps: textField(words.steps, fill(words.stepsHint, { max: run.maxSteps })),
+    steps: textField(words.steps, fill(words.stepsHint, { max: printed.count(run.maxSteps) })),
     run: button(words.run, true),
     step: button(words.step),
     reset: button(words.reset),
@@ -130,10 +131,12 @@ function wire(dom, words, run) {
   const fields = { seed: dom.seed, lr: dom.lr, steps: dom.steps };
   const say = (text) => { dom.status.textContent = text; };
   const atEnd = () => trainer.losses.length >= settings.steps;
+  // The loss only once a step is taken (before, the words say there is none yet).
   const names = () => ({ variant: words[settings.variant], optimiser: words[settings.optimiser],
                          seed: settings.seed, lr: printed.rate(settings.lr),
                          steps: settings.steps, step: trainer.losses.length,
-                         loss: printed.loss(trainer.losses.at(-1)) });
+                         ...(trainer.losses.length
+                           && { loss: printed.loss(trainer.losses.at(-1)) }) });
 
   /** The typed fields' values, or null after saying which one is refused; a refused
       field is marked, and nothing else changes. */
@@ -143,7 +146,8 @@ function wire(dom, words, run) {
       const value = CHECKS[name](field.control.value, run);
       field.control.setAttribute("aria-invalid", String(value === null));
       if (value === null) {
-        say(fill(words[`bad_${name}`], { max: name === "seed" ? MAX_SEED : run.maxSteps }));
+        say(fill(words[`bad_${name}`],
+                 { max: printed.count(name === "seed" ? MAX_SEED : run.maxSteps) }));
         field.control.setAttribute("aria-errormessage", dom.status.id);
         return null;
       }
@@ -185,9 +189,13 @@ function wire(dom, words, run) {
       dom.departureChart.update(moved, settings.steps, 0, fill(words.departureDescription, {
         step, moved: sci(moved.at(-1) || 0, 2) }));
     }
-    dom.loss.update(losses, settings.steps, trainer.uniformMse, fill(words.lossDescription, {
-      step, loss: printed.loss(losses.at(-1)), uniform: sci(trainer.uniformMse, 2) }));
-    dom.progress.textContent = fill(words.progress, names());
+    // Before the first step there is no loss yet: a sentence of its own says so.
+    const progress = fill(step ? words.progress : words.progressStart, names());
+    dom.loss.update(losses, settings.steps, trainer.uniformMse, step
+      ? fill(words.lossDescription, { step, loss: printed.loss(losses.at(-1)),
+                                      uniform: sci(trainer.uniformMse, 2) })
+      : progress);
+    dom.progress.textContent = progress;
     dom.run.textContent = running ? words.pause : words.run;
     dom.widget.dataset.step = String(step);
     dom.widget.dataset.loss = step ? String(losses.at(-1)) : "";
