@@ -324,10 +324,9 @@ def layer(data, language, theme, roles) -> Figure:
     tint = [to_rgba(colour, 0.28) for colour in heads]
     concatenated = [*s["h_1"], *s["h_2"]]
     row_head = [0, 0, 1, 1]  # which head each entry of the concatenation comes from
-    fig = Figure(figsize=(4.4, 4.4), layout="constrained")
-    ax = fig.add_subplot()
+    fig = Figure(figsize=(LAYER_WIDTH, LAYER_WIDTH))
+    ax = fig.add_axes((0, 0, 1, 1))  # the figure is the plot: _fit_height sizes it
     ax.set_axis_off()
-    ax.set_aspect("equal")
     left, top = 2.2, 8.0  # W_O's top-left corner; the concatenation stands left of it
     for i, value in enumerate(concatenated):  # [h¹, h²] as a column, one entry per row of W_O
         y = top - 1 - i
@@ -345,10 +344,10 @@ def layer(data, language, theme, roles) -> Figure:
     ax.text(left + 4.2, top - 2, "$W_O$", ha="left", va="center", fontsize=11,
             color=theme["ink"])
     senses = bank_senses()[language]
-    for j, name in enumerate(("u", "w", *senses)):  # the columns: look plane, sense plane
-        ax.text(left + j + 0.3, top + 0.15, name, ha="left", va="bottom", fontsize=8,
-                color=theme["ink"], fontstyle="italic" if j < 2 else "normal",
-                rotation=0 if j < 2 else 35, rotation_mode="anchor")
+    names = [ax.text(left + j + 0.3, top + 0.15, name, ha="left", va="bottom", fontsize=8,
+                     color=theme["ink"], fontstyle="italic" if j < 2 else "normal",
+                     rotation=0 if j < 2 else 35, rotation_mode="anchor")
+             for j, name in enumerate(("u", "w", *senses))]  # look plane, sense plane
     rows = (("x", s["x"], [None] * 4), ("+", s["written"], [tint[1]] * 2 + [tint[0]] * 2),
             ("= x′", s["updated"], [None] * 4))
     for k, (label, values, fills) in enumerate(rows):
@@ -356,9 +355,31 @@ def layer(data, language, theme, roles) -> Figure:
         _cells(ax, left, y, values, language, fills, theme)
         ax.text(left - 0.2, y + 0.5, label, ha="right", va="center", fontsize=11,
                 color=theme["ink"], fontstyle="italic")
-    ax.set_xlim(-0.6, left + 5.2)
-    ax.set_ylim(top - 5.6 - 1.15 * 2 - 0.2, top + 2.0)
+    _fit_height(fig, ax, (-0.6, left + 5.2), top - 5.6 - 1.15 * 2 - 0.2, top + 0.15, names)
     return fig
+
+
+LAYER_WIDTH = 4.4  # inches, as every bank figure at most
+
+
+def _fit_height(fig, ax, xlim, bottom, base, names) -> None:
+    """FIG, which AX fills, just tall enough for what AX draws from BOTTOM up to the
+    NAMES that stand on BASE (rotated, as long as the language makes them), and wide
+    enough for them, at one scale on both axes: no blank band above the drawing."""
+    width = fig.get_figwidth()
+    fig.draw_without_rendering()
+    extents = [name.get_window_extent() for name in names]  # in pixels, whatever the limits
+    low, high = xlim
+    for name, extent in zip(names, extents, strict=True):
+        # The right end of NAME, x + w (high - low) / width, must stay below HIGH.
+        w = extent.width / fig.dpi
+        high = max(high, (name.get_position()[0] - w * low / width) / (1 - w / width) + 0.1)
+    per_inch = (high - low) / width  # data units per inch, on both axes
+    rise = max(extent.height for extent in extents) / fig.dpi * per_inch
+    top = base + rise + 0.15
+    ax.set_xlim(low, high)
+    ax.set_ylim(bottom, top)
+    fig.set_size_inches(width, (top - bottom) / per_inch)
 
 
 DRAWINGS = {"bank-teaser": teaser, "bank-query-keys": query_keys,

@@ -32,3 +32,14 @@ def test_the_tex_is_the_formulas_text_alternative_escaped_once():
     math = BeautifulSoup(page, "html.parser").find("math")
     assert math["alttext"] == 'a < b \\& "c"'
     assert page.count("<math") == 1 and 'alttext="a &lt; b' in page  # no raw < or " inside
+
+
+@pytest.mark.parametrize(("tex", "spaced"), [(r"\ln 3", True), (r"e^{\ln 3}", True),
+                                             (r"\log x_1", True), (r"\ln(x)", False)])
+def test_a_function_name_stands_a_thin_space_from_its_argument_as_in_tex(tex, spaced):
+    name = BeautifulSoup(render(inline(tex)), "html.parser").find(
+        "mi", string=lambda text: len(text) > 1)
+    following = name.find_next_sibling()
+    assert (following.name == "mspace") == spaced
+    if spaced:
+        assert following["width"] == "0.1667em"
