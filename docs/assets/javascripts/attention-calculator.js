@@ -217,6 +217,7 @@ function lookArrows(plane, state) {
   const a = ambiguousOf(state);
   const kinds = state.words.map(([, role], j) => (isQuery(state, j) ? "query" : kind(role)));
   plane.arrows = [...kinds, ...(a >= 0 ? ["own-key"] : [])].map(arrowNode);
+  plane.arrows.forEach((arrow, j) => { arrow.group.dataset.arrow = String(j); });
   const n = state.words.length;
   const below = a >= 0 ? [n, a] : [];
   plane.layer.replaceChildren(...below.map((j) => plane.arrows[j].group),
@@ -234,10 +235,12 @@ function sensePanel(words, bank) {
   const start = svg("circle", { r: 0.06, class: "calculator__start" });
   const end = svg("circle", { r: 0.06, class: "calculator__end" });
   const endLabel = svg("text", { class: "calculator__end-label" });
-  root.append(values, h, hLabel, move, start, end, endLabel);
+  // The values' names above every line, on their halo, so that the move never hides one.
+  const names = svg("g", {});
+  root.append(values, h, hLabel, move, start, end, names, endLabel);
   const figure = el("figure", { class: "calculator__figure" }, root,
                     el("figcaption", {}, fill(words.sensePlane, { w: bank.word })));
-  return { figure, root, values, h, hLabel, move, start, end, endLabel };
+  return { figure, root, values, names, h, hLabel, move, start, end, endLabel };
 }
 
 function taskList(words, bank) {
@@ -381,6 +384,7 @@ function renderSentence(dom, words, bank, state) {
     el("option", { value: String(j) }, fill(isQuery(state, j) ? words.queryOf : words.keyOf,
                                             { w: state.words[wordOf(state, j)][0] }))));
   dom.sense.values.replaceChildren();
+  dom.sense.names.replaceChildren();
   dom.valueArrows = state.words.map(([token, role]) => {
     if (role === "plain") return null; // a plain word's value is the zero vector
     const group = svg("g", { class: `calculator__v calculator__word--${kind(role)}` });
@@ -388,8 +392,9 @@ function renderSentence(dom, words, bank, state) {
     const dot = svg("circle", { r: 0.045 });
     const label = svg("text", {});
     label.textContent = quoted(token);
-    group.append(line, dot, label);
+    group.append(line, dot);
     dom.sense.values.append(group);
+    dom.sense.names.append(label);
     return { line, dot, label };
   });
   if (!present) return;
