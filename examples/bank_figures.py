@@ -136,7 +136,8 @@ def _shadows(ax, s, query, keys, theme, language, roles, limits, ticks) -> None:
                 linewidth=1)
         # Plain words' keys point down and left: their (long) label runs right, below.
         below = role == "plain"
-        ax.annotate(", ".join(tokens), key, xytext=(-6, -5) if below else (4, 4),
+        ax.annotate(", ".join(_quoted(t, language) for t in tokens), key,
+                    xytext=(-6, -5) if below else (4, 4),
                     textcoords="offset points", color=colour, ha="left",
                     va="top" if below else "bottom", fontsize=9)
     ax.legend(frameon=False, loc="upper right", fontsize=9, handlelength=1.5)
@@ -314,6 +315,29 @@ def _cells(ax, x, y, values, language, fills, theme, width=1.0, digits=2) -> Non
                 va="center", fontsize=9, color=theme["ink"])
 
 
+LAYER_WIDTH = 4.4  # inches, as every bank figure at most
+
+
+def _fit_height(fig, ax, xlim, bottom, base, names) -> None:
+    """FIG, which AX fills, just tall enough for what AX draws from BOTTOM up to the
+    NAMES that stand on BASE (rotated, as long as the language makes them), and wide
+    enough for them, at one scale on both axes: no blank band above the drawing."""
+    width = fig.get_figwidth()
+    fig.draw_without_rendering()
+    extents = [name.get_window_extent() for name in names]  # in pixels, whatever the limits
+    low, high = xlim
+    for name, extent in zip(names, extents, strict=True):
+        # The right end of NAME, x + w (high - low) / width, must stay below HIGH.
+        w = extent.width / fig.dpi
+        high = max(high, (name.get_position()[0] - w * low / width) / (1 - w / width) + 0.1)
+    per_inch = (high - low) / width  # data units per inch, on both axes
+    rise = max(extent.height for extent in extents) / fig.dpi * per_inch
+    top = base + rise + 0.15
+    ax.set_xlim(low, high)
+    ax.set_ylim(bottom, top)
+    fig.set_size_inches(width, (top - bottom) / per_inch)
+
+
 def layer(data, language, theme, roles) -> Figure:
     """"bank"'s row through the whole layer: h¹ and h² stacked as one column, their
     concatenation, routed by W_O's blocks (head 1 into the sense plane, head 2 into the
@@ -357,29 +381,6 @@ def layer(data, language, theme, roles) -> Figure:
                 color=theme["ink"], fontstyle="italic")
     _fit_height(fig, ax, (-0.6, left + 5.2), top - 5.6 - 1.15 * 2 - 0.2, top + 0.15, names)
     return fig
-
-
-LAYER_WIDTH = 4.4  # inches, as every bank figure at most
-
-
-def _fit_height(fig, ax, xlim, bottom, base, names) -> None:
-    """FIG, which AX fills, just tall enough for what AX draws from BOTTOM up to the
-    NAMES that stand on BASE (rotated, as long as the language makes them), and wide
-    enough for them, at one scale on both axes: no blank band above the drawing."""
-    width = fig.get_figwidth()
-    fig.draw_without_rendering()
-    extents = [name.get_window_extent() for name in names]  # in pixels, whatever the limits
-    low, high = xlim
-    for name, extent in zip(names, extents, strict=True):
-        # The right end of NAME, x + w (high - low) / width, must stay below HIGH.
-        w = extent.width / fig.dpi
-        high = max(high, (name.get_position()[0] - w * low / width) / (1 - w / width) + 0.1)
-    per_inch = (high - low) / width  # data units per inch, on both axes
-    rise = max(extent.height for extent in extents) / fig.dpi * per_inch
-    top = base + rise + 0.15
-    ax.set_xlim(low, high)
-    ax.set_ylim(bottom, top)
-    fig.set_size_inches(width, (top - bottom) / per_inch)
 
 
 DRAWINGS = {"bank-teaser": teaser, "bank-query-keys": query_keys,
