@@ -3,7 +3,7 @@ them): fig_<name>() writes <name>-<lang>.svg and <name>-<lang>-dark.svg.
 
 Each figure is one panel, at most 4.4 inches wide, so that it shows its text at a
 readable size on a phone, where the page stacks a pair of panels (the look plane
-and the sense plane, the weight matrices and W_Q's quarter turn, bars and grid, one
+and the sense plane, the weight matrices and W_Q's quarter turn, one
 sentence's sense plane and the other's, head 1 and head 2) that a wide screen shows
 side by side. Numbers are written the page's way (its record's decimal sign,
 and a true minus sign). The pages show SVG only, so no PNG is drawn.
@@ -332,7 +332,8 @@ def _shadows(ax, s, query, keys, theme, language, roles, limits, ticks) -> None:
                 linewidth=1)
         # Plain words' keys point down and left: their (long) label runs right, below.
         below = role == "plain"
-        ax.annotate(", ".join(tokens), key, xytext=(-6, -5) if below else (4, 4),
+        ax.annotate(", ".join(_quoted(t, language) for t in tokens), key,
+                    xytext=(-6, -5) if below else (4, 4),
                     textcoords="offset points", color=colour, ha="left",
                     va="top" if below else "bottom", fontsize=9)
     ax.legend(frameon=False, loc="upper right", fontsize=9, handlelength=1.5)
@@ -407,27 +408,9 @@ def _pattern(ax, weights, tokens, theme, language):
 
 
 def _panel() -> tuple[Figure, object]:
-    """A figure of one panel at the size of the bars' and the grids'."""
+    """A figure of one panel at the size of the grids'."""
     fig = Figure(figsize=(3.8, 3.7), layout="constrained")
     return fig, fig.add_subplot()
-
-
-def bars(data, language, theme, roles) -> Figure:
-    """Sentence 2: "bank"'s attention weights as bars that sum to one."""
-    s = data["bank"]["sentences"][language][1]
-    fig, ax = _panel()
-    row = s["weights"][s["ambiguous"]]
-    for j, (w, role) in enumerate(zip(row, s["roles"], strict=True)):
-        ax.bar(j, w, color=roles[role], hatch="//" if role == "plain" else "",
-               edgecolor=theme["background"])
-        ax.text(j, w + 0.02, number(w, language), ha="center", fontsize=9)
-    ax.set_ylim(0, 1)
-    ax.set_yticks((0, 0.5, 1), [number(v, language, None) for v in (0, 0.5, 1)])
-    ax.set_ylabel("a\N{LATIN SUBSCRIPT SMALL LETTER J}", fontstyle="italic", fontsize=13)
-    _tokens_axis(ax, s["tokens"], "x")
-    ax.grid(True, axis="y", color=theme["grid"], linewidth=0.4)
-    ax.set_axisbelow(True)
-    return fig
 
 
 def pattern(data, language, theme, roles) -> Figure:
@@ -510,6 +493,29 @@ def _cells(ax, x, y, values, language, fills, theme, width=1.0, digits=2) -> Non
                 va="center", fontsize=9, color=theme["ink"])
 
 
+LAYER_WIDTH = 4.4  # inches, as every bank figure at most
+
+
+def _fit_height(fig, ax, xlim, bottom, base, names) -> None:
+    """FIG, which AX fills, just tall enough for what AX draws from BOTTOM up to the
+    NAMES that stand on BASE (rotated, as long as the language makes them), and wide
+    enough for them, at one scale on both axes: no blank band above the drawing."""
+    width = fig.get_figwidth()
+    fig.draw_without_rendering()
+    extents = [name.get_window_extent() for name in names]  # in pixels, whatever the limits
+    low, high = xlim
+    for name, extent in zip(names, extents, strict=True):
+        # The right end of NAME, x + w (high - low) / width, must stay below HIGH.
+        w = extent.width / fig.dpi
+        high = max(high, (name.get_position()[0] - w * low / width) / (1 - w / width) + 0.1)
+    per_inch = (high - low) / width  # data units per inch, on both axes
+    rise = max(extent.height for extent in extents) / fig.dpi * per_inch
+    top = base + rise + 0.15
+    ax.set_xlim(low, high)
+    ax.set_ylim(bottom, top)
+    fig.set_size_inches(width, (top - bottom) / per_inch)
+
+
 def layer(data, language, theme, roles) -> Figure:
     """"bank"'s row through the whole layer: h¹ and h² stacked as one column, their
     concatenation, routed by W_O's blocks (head 1 into the sense plane, head 2 into the
@@ -520,10 +526,9 @@ def layer(data, language, theme, roles) -> Figure:
     tint = [to_rgba(colour, 0.28) for colour in heads]
     concatenated = [*s["h_1"], *s["h_2"]]
     row_head = [0, 0, 1, 1]  # which head each entry of the concatenation comes from
-    fig = Figure(figsize=(4.4, 4.4), layout="constrained")
-    ax = fig.add_subplot()
+    fig = Figure(figsize=(LAYER_WIDTH, LAYER_WIDTH))
+    ax = fig.add_axes((0, 0, 1, 1))  # the figure is the plot: _fit_height sizes it
     ax.set_axis_off()
-    ax.set_aspect("equal")
     left, top = 2.2, 8.0  # W_O's top-left corner; the concatenation stands left of it
     for i, value in enumerate(concatenated):  # [h¹, h²] as a column, one entry per row of W_O
         y = top - 1 - i
@@ -541,10 +546,10 @@ def layer(data, language, theme, roles) -> Figure:
     ax.text(left + 4.2, top - 2, "$W_O$", ha="left", va="center", fontsize=11,
             color=theme["ink"])
     senses = bank_senses()[language]
-    for j, name in enumerate(("u", "w", *senses)):  # the columns: look plane, sense plane
-        ax.text(left + j + 0.3, top + 0.15, name, ha="left", va="bottom", fontsize=8,
-                color=theme["ink"], fontstyle="italic" if j < 2 else "normal",
-                rotation=0 if j < 2 else 35, rotation_mode="anchor")
+    names = [ax.text(left + j + 0.3, top + 0.15, name, ha="left", va="bottom", fontsize=8,
+                     color=theme["ink"], fontstyle="italic" if j < 2 else "normal",
+                     rotation=0 if j < 2 else 35, rotation_mode="anchor")
+             for j, name in enumerate(("u", "w", *senses))]  # look plane, sense plane
     rows = (("x", s["x"], [None] * 4), ("+", s["written"], [tint[1]] * 2 + [tint[0]] * 2),
             ("= x′", s["updated"], [None] * 4))
     for k, (label, values, fills) in enumerate(rows):
@@ -552,8 +557,7 @@ def layer(data, language, theme, roles) -> Figure:
         _cells(ax, left, y, values, language, fills, theme)
         ax.text(left - 0.2, y + 0.5, label, ha="right", va="center", fontsize=11,
                 color=theme["ink"], fontstyle="italic")
-    ax.set_xlim(-0.6, left + 5.2)
-    ax.set_ylim(top - 5.6 - 1.15 * 2 - 0.2, top + 2.0)
+    _fit_height(fig, ax, (-0.6, left + 5.2), top - 5.6 - 1.15 * 2 - 0.2, top + 0.15, names)
     return fig
 
 
@@ -561,7 +565,7 @@ DRAWINGS = {"bank-teaser": teaser, "bank-look-plane": placed(0),
             "bank-sense-plane": placed(1), "bank-weights": weights,
             "bank-quarter-turn": quarter_turn, "bank-query-keys": query_keys,
             "bank-basis-change": basis_change, "bank-layer": layer,
-            "bank-bars": bars, "bank-pattern": pattern,
+            "bank-pattern": pattern,
             "bank-values-1": values_update(1), "bank-values-2": values_update(2),
             "bank-head-1": head_pattern(1), "bank-head-2": head_pattern(2)}
 FORMATS = ("svg",)  # the pages show SVG; nothing links a PNG of these

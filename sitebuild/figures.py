@@ -1,7 +1,7 @@
 """One line per figure in page Markdown: ``{{ figure NAME "ALT" }}``.
 
     {{ figure query_response "Heat map of the learned query response: …" }}
-    {{ figure bank-bars-LANG "Bars, one per word of the second sentence: …" }}
+    {{ figure bank-pattern-LANG "A square grid of attention weights: …" }}
 
 A figure is drawn for a light page and for a dark one, and, if it prints decimals,
 once more with decimal commas (drawing.style). The line becomes the two

@@ -29,6 +29,14 @@ class MathError(ValueError):
     pass
 
 
+# A function name (\ln, \log, \exp: latex2mathml's only <mi> of several letters) and
+# the atom it applies to: TeX sets a thin space between them, MathML sets none, so
+# "\ln 3" would read "ln3". Before "(" TeX sets none either.
+FUNCTION_THEN_ATOM = re.compile(
+    r"(<mi>[A-Za-z]{2,}</mi>)(?=<(?:mi|mn|msub|msup|msubsup|mfrac|msqrt|mrow)[ >])")
+THIN_SPACE = '<mspace width="0.1667em"></mspace>'
+
+
 def _converter(display: str):
     def replace(match: re.Match) -> str:
         tex = html.unescape(match["tex"]).strip()
@@ -36,6 +44,7 @@ def _converter(display: str):
             mathml = convert(tex, display=display)
         except Exception as error:  # latex2mathml raises many kinds for bad TeX
             raise MathError(f"cannot render TeX {tex!r}: {error}") from error
+        mathml = FUNCTION_THEN_ATOM.sub(rf"\1{THIN_SPACE}", mathml)
         # The TeX stays as the accessible name's fallback for search and copy.
         mathml = mathml.replace("<math ", f'<math alttext="{html.escape(tex)}" ', 1)
         if display == "block":

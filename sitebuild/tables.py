@@ -69,7 +69,9 @@ def sgd_control(values, language: str) -> list[list[str]]:
 
 def bank_row(values, language: str) -> list[list[str]]:
     """Sentence 2 of the page's language, one row per word as "bank"'s query sees it:
-    the word, its key, its score, its attention weight, its value, a_j v_j."""
+    the word, its key, its score, its attention weight, its value, a_j v_j; what the
+    head computes to two decimals, as the calculator prints it, the model's vectors
+    as the article does."""
     path = f"examples.bank.sentences.{language}.1"
     tokens = lookup(values, f"{path}.tokens")
     return [
@@ -77,9 +79,9 @@ def bank_row(values, language: str) -> list[list[str]]:
             tokens[j],  # the page's own word, not a result
             render("vec", values, f"{path}.K.{j}", "sig2", language),
             render("num", values, f"{path}.scores.{j}", "fix2", language),
-            render("num", values, f"{path}.weights.{len(tokens) - 1}.{j}", "fix3", language),
+            render("num", values, f"{path}.weights.{len(tokens) - 1}.{j}", "fix2", language),
             render("vec", values, f"{path}.V.{j}", "sig2", language),
-            render("vec", values, f"{path}.contributions.{j}", "fix3", language),
+            render("vec", values, f"{path}.contributions.{j}", "fix2", language),
         ]
         for j in range(len(tokens))
     ]

@@ -48,6 +48,16 @@ BROWSE = ("browse the names in run/results.json and run/examples.json (the previ
           "and examples/examples.schema.json describe them)")
 
 
+# A list of numbers also answers .min and .max, as a summary's {min, max} does: a
+# sentence that names both ends ("between 0.20 and 0.25") prints each on its own.
+ENDS = {"min": min, "max": max}
+
+
+def _numbers(node) -> bool:
+    return isinstance(node, list) and bool(node) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in node)
+
+
 def lookup(values: dict, path: str):
     node = values
     walked = []
@@ -57,6 +67,8 @@ def lookup(values: dict, path: str):
             node = node[part]
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
+        elif part in ENDS and _numbers(node):  # a list's smallest or largest number
+            node = ENDS[part](node)
         else:
             raise UnknownValue(_unknown(path, walked, node))
     if (read := _read.get()) is not None:
@@ -75,8 +87,9 @@ def _unknown(path: str, walked: list[str], node) -> str:
                 + (f"; did you mean {hint}?" if hint else "")
                 + f" {where} holds: {listing(node)}; {BROWSE}")
     if isinstance(node, list):
+        ends = ", or .min and .max" if _numbers(node) else ""
         return (f"unknown result name {'.'.join(walked)!r} (in {path!r}): {where} is a list "
-                f"of {len(node)}, indexed 0 to {len(node) - 1}")
+                f"of {len(node)}, indexed 0 to {len(node) - 1}{ends}")
     return (f"unknown result name {'.'.join(walked)!r} (in {path!r}): {where} is a value "
             f"({type(node).__name__}), with no names below it")
 
@@ -84,7 +97,7 @@ def _unknown(path: str, walked: list[str], node) -> str:
 def range_ends(node, path: str):
     if isinstance(node, dict) and {"min", "max"} <= node.keys():
         return node["min"], node["max"]
-    if isinstance(node, list) and node and all(isinstance(v, int | float) for v in node):
+    if _numbers(node):
         return min(node), max(node)
     raise UnknownValue(f"{path!r} is neither {{min, max}} nor a list of numbers")
 

@@ -635,6 +635,35 @@ def second_head_looks_at_words_like_itself(values):
     )
 
 
+@claim(refute=_in_sentence(0, "bank", "1.weights.1",
+                            [0.6, 0.4, 0.0, 0.0, 0.0, 0.0]))
+def first_head_rows_follow_the_quarter_turn(values):
+    """In head 1 every word's query is at right angles to its own key; so a row that sees
+    only words of its own kind (plain words) splits its weight evenly, and the clue,
+    whose query leans towards the plain words' keys, gives each of them more than
+    itself."""
+    own_dots, spreads, leads, shown = [], [], [], []
+    for language, number, s in _sentences(values):
+        roles = s["roles"]
+        own_dots += [abs(_dot(q, k)) for q, k in zip(s["Q"], s["K"], strict=True)]
+        for i, row in enumerate(s["weights"]):
+            seen = row[: i + 1]
+            if all(roles[j] == roles[i] for j in range(i + 1)):
+                spreads.append(max(seen) - min(seen))
+        clue = s["clue"]
+        # A sentence without a plain word before its clue has no such row: no bound holds.
+        leads.append(min((w - s["weights"][clue][clue] for j, w in
+                          enumerate(s["weights"][clue][:clue]) if roles[j] == "plain"),
+                         default=-math.inf))
+        shown.append(f"{language} {number}: the clue's row {_rounded(s['weights'][clue])}")
+    return evidence(
+        below("own_key_dot_product_head_1", max(own_dots), TOLERANCE, "sci1"),
+        below("weight_spread_among_own_kind", max(spreads), TOLERANCE, "sci1"),
+        above("plain_weight_lead_in_clue_row", min(leads), 0, "fix2"),
+        detail="; ".join(shown),
+    )
+
+
 @claim(refute=_in_sentence(1, "heads", "1.updated.2", 0.9))
 def second_head_leaves_the_sense(values):
     """With both heads, "bank"'s sense coordinates are those head 1 alone gives: head 2

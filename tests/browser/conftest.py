@@ -1,6 +1,7 @@
 """One Chromium for the session, the built site served on localhost, tabs that the
-tests share, and the list of every page in both colour schemes (all_visits), which
-test_pages.py visits and records as a reader's browser sees it."""
+tests share, and the list of every page in both colour schemes on a desktop and on a
+phone (all_visits), which test_pages.py visits and records as a reader's browser sees
+it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
 ]
 SCHEMES = ("light", "dark")
+# The screens a page is checked on: a desktop's window, and a phone's (an iPhone 12 to
+# 15's 390 CSS pixels), where tables and formulas are wider than the column.
+DEVICES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 # Every tab records the Content-Security-Policy's refusals (sitebuild/csp.py) from the
 # start of each page; Chromium also logs each as a console error, which the tests
 # that use a widget check.
@@ -105,9 +109,10 @@ class Traffic:
             page.remove_listener(event, listener)
 
 
-def new_tab(browser, scheme: str, **context_options):
-    """The one tab of a fresh context (no stored palette or state), nothing loaded."""
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900},
+def new_tab(browser, scheme: str, device: str = "desktop", **context_options):
+    """The one tab of a fresh context (no stored palette or state), nothing loaded, with
+    the window of DEVICE."""
+    context = browser.new_context(color_scheme=scheme, viewport=DEVICES[device],
                                   **context_options)
     context.set_default_timeout(10_000)  # a widget that never appears fails in seconds
     context.add_init_script(CSP_RECORDER)
@@ -203,9 +208,12 @@ def open_site_page(tabs, server):
 
 
 def all_visits():
-    return [(language, page, scheme)
-            for language in LANGUAGES for page in PAGES for scheme in SCHEMES]
+    return [(language, page, scheme, device)
+            for language in LANGUAGES for device in DEVICES for page in PAGES
+            for scheme in SCHEMES]
 
 
-def visit_id(language: str, page: str, scheme: str) -> str:
-    return f"{language}-{page.strip('/') or 'home'}-{scheme}"
+def visit_id(language: str, page: str, scheme: str, device: str = "desktop") -> str:
+    """en-attention-dark, or en-attention-dark-phone on a phone."""
+    return f"{language}-{page.strip('/') or 'home'}-{scheme}" + (
+        "" if device == "desktop" else f"-{device}")

@@ -22,7 +22,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 WIDGET = ".attention-calculator .calculator"
 STAGES = ("Q", "K", "V", "scores", "masked", "exponentials", "weights", "weighted", "H",
           "h", "sense")
-PHONE = {"width": 375, "height": 800}
+PHONE = {"width": 390, "height": 844}
+FINGER = 44  # CSS pixels: the smallest target a finger takes reliably (WCAG 2.5.5)
 
 
 @pytest.fixture(scope="module")
@@ -201,6 +202,9 @@ def printed(value, language: str, style: str = "sig3") -> str:
     return f"{MINUS}∞" if value == -math.inf else format_value(value, style, language)
 
 
+CELLS = "rows => rows.map(r => Array.from(r.querySelectorAll('td'), td => td.textContent))"
+
+
 @pytest.mark.parametrize("language", (DEFAULT, TRANSLATIONS[-1]))
 def test_the_cells_a_reader_sees_are_the_python_heads_numbers(open_site_page, language):
     page, traffic = open_site_page(language, "attention/")
@@ -208,16 +212,17 @@ def test_the_cells_a_reader_sees_are_the_python_heads_numbers(open_site_page, la
     move(page, 2, (-1.0, 0.5))
     set_controls(page, 0.6, False)
     expected = python_head(state(page), language)
-    rows = page.eval_on_selector_all(
-        f"{WIDGET} table.calculator__row tbody tr",
-        "rows => rows.map(r => Array.from(r.querySelectorAll('td'), td => td.textContent))")
+    rows = page.eval_on_selector_all(f"{WIDGET} table.calculator__row tbody tr", CELLS)
     last = len(rows) - 1
-    assert rows == [[printed(expected["K"][j], language),
-                     printed(expected["masked"][last][j], language, "fix2"),
-                     printed(expected["weights"][last][j], language),
-                     printed(expected["V"][j], language),
-                     printed(expected["weighted"][last][j], language)]
+    # What the head computes to two decimals, the model's values as the article has them.
+    assert rows == [[printed(expected["masked"][last][j], language, "fix2"),
+                     printed(expected["weights"][last][j], language, "fix2"),
+                     printed(expected["V"][j], language, "sig2"),
+                     printed(expected["weighted"][last][j], language, "fix2")]
                     for j in range(len(rows))]
+    footer = page.eval_on_selector_all(f"{WIDGET} table.calculator__row tfoot tr", CELLS)
+    assert footer == [[printed(expected["h"], language, "fix2")],
+                      [printed(expected["sense"], language, "fix2")]]
     grid = page.eval_on_selector_all(
         f"{WIDGET} table.calculator__pattern tbody tr",
         "rows => rows.map(r => Array.from(r.querySelectorAll('td'), td => td.textContent))")
@@ -265,8 +270,8 @@ def test_composed_sentences_agree_with_the_python_head(open_site_page, language)
     compose(page, sentences[1])
     shown = state(page)
     assert shown["masked"][1][2] is None and shown["weights"][1][2] == 0
-    assert "is-masked" in page.locator(f"{WIDGET} .calculator__point").nth(2).get_attribute(
-        "class")
+    assert "is-masked" in page.locator(f'{WIDGET} .calculator__point[data-arrow="2"]'
+                                       ).get_attribute("class")
     set_controls(page, 1.0, False)
     assert state(page)["weights"][1][2] > 0.5  # with the mask off, "bank" finds it
     assert traffic.console_errors == [] and traffic.page_errors == []
@@ -326,10 +331,15 @@ def test_the_widget_speaks_the_pages_language(open_site_page, language):
     assert_matches_python(shown, language)
     tokens = [token for token, _ in bank.sentences()[language][1]]
     options = page.locator(f"{WIDGET} select option").all_inner_texts()
-    assert len(options) == len(tokens) and all(t in o for t, o in zip(tokens, options,
-                                                                         strict=True))
-    status = page.locator(f"{WIDGET} .widget__status").text_content()
-    assert format_vector(shown["weights"][-1], "sig3", language) in status
+    # An arrow per word, and last the key of "bank", whose query is its own arrow.
+    assert len(options) == len(tokens) + 1
+    assert all(t in o for t, o in zip([*tokens, tokens[-1]], options, strict=True))
+    assert options[-1] == words["keyOf"].format(w=tokens[-1])
+    # What the planes show, said for a screen reader: the largest weight, where "bank" goes.
+    status = page.locator(f"{WIDGET} .widget__status")
+    assert format_value(max(shown["weights"][-1]), "fix2", language) in status.text_content()
+    assert format_vector(shown["sense"], "fix2", language) in status.text_content()
+    assert status.get_attribute("role") == "status" and status.bounding_box()["width"] <= 1
     assert traffic.console_errors == [] and traffic.page_errors == []
 
 
@@ -366,3 +376,93 @@ def test_at_phone_width_the_calculator_fits_and_passes_axe(open_site_page, schem
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert axe.violations(page, ".attention-calculator") == []
     assert traffic.console_errors == [] and traffic.page_errors == []
+
+
+# Each table's scrolling box: how much wider its content is than the box.
+OVERFLOW = """(widget) => Array.from(widget.querySelectorAll('.widget__scroll'),
+  (box) => box.scrollWidth - box.clientWidth)"""
+# Each weight's bar and number against their cell, and the cell against the next one.
+BARS = """(widget) => Array.from(widget.querySelectorAll('table.calculator__row tbody tr'),
+  (row) => {
+    const bar = row.querySelector('.calculator__bar');
+    const [own, cell, next] = [bar, bar.parentElement, bar.parentElement.nextElementSibling]
+      .map((node) => node.getBoundingClientRect());
+    return { barInside: own.right <= cell.right + 0.5,
+             cellBeforeNext: cell.right <= next.left + 0.5 };
+  })"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_on_a_phone_the_tables_fit_and_no_bar_reaches_into_the_next_column(open_site_page,
+                                                                          language):
+    page, _ = open_site_page(language, "attention/", fresh=True)
+    page.set_viewport_size(PHONE)
+    page.wait_for_selector(WIDGET)
+    widget = page.locator(WIDGET)
+    assert widget.evaluate(OVERFLOW) == [0, 0]  # neither table scrolls sideways
+    assert all(r["barInside"] and r["cellBeforeNext"] for r in widget.evaluate(BARS))
+
+
+# Each arrow's handle and the reach a finger can take it by, on screen.
+TARGETS = """(widget) => Array.from(widget.querySelectorAll('.calculator__point'),
+  (point) => [point.querySelector('.calculator__handle'), point.querySelector('.calculator__reach')]
+    .map((c) => c.getBoundingClientRect()).map((b) => [b.width, b.height]))"""
+
+
+def test_on_a_phone_every_arrow_has_a_fingers_target_and_drags_by_it(open_site_page):
+    page, traffic = open_site_page(DEFAULT, "attention/", fresh=True)
+    page.set_viewport_size(PHONE)
+    page.wait_for_selector(WIDGET)
+    targets = page.locator(WIDGET).evaluate(TARGETS)
+    assert len(targets) == len(state(page)["words"]) + 1  # "bank"'s own key too
+    assert all(min(reach) >= FINGER for _, reach in targets), targets
+    plane = page.locator(f"{WIDGET} .calculator__plane")
+    plane.scroll_into_view_if_needed()
+    box = plane.bounding_box()
+    scale = box["width"] / 7.6
+
+    def at(x, y):
+        return box["x"] + (x + 3.8) * scale, box["y"] + (3.8 - y) * scale
+
+    # Taken a little off its handle, within reach: the clue's key, from [1, 0] to [2, 1].
+    page.mouse.move(*at(1.35, -0.2))
+    page.mouse.down()
+    page.mouse.move(*at(2.0, 1.0), steps=5)
+    page.mouse.up()
+    page.wait_for_function(
+        "(s) => { const [x, y] = JSON.parse(document.querySelector(s).dataset.state).K[2];"
+        " return Math.abs(x - 2) < 0.11 && Math.abs(y - 1) < 0.11; }", arg=WIDGET)
+    assert state(page)["selected"] == 2
+    assert_matches_python(state(page))
+    assert traffic.console_errors == [] and traffic.page_errors == []
+
+
+def test_the_key_of_bank_moves_with_its_query_from_one_embedding(open_site_page):
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    own = len(state(page)["words"])  # the arrow after the words' own
+    move(page, own, (1.0, 1.0))  # "bank"'s key, to split its attention with the clue
+    shown = state(page)
+    ambiguous = own - 1
+    assert shown["selected"] == own and shown["K"][ambiguous] == pytest.approx([1.0, 1.0])
+    assert shown["plane"][ambiguous] == pytest.approx([1.0, 1.0])  # W_K copies the plane
+    assert shown["Q"][ambiguous] != pytest.approx([3.0, 0.0])  # and its query turned with it
+    assert_matches_python(shown)
+    assert sliders(page).nth(0).input_value() == "1"
+
+
+# Each label of the sense plane, as the plane's box (y up): the diagonal y = x runs
+# through a label when the label's x and y ranges overlap.
+LABELS = """(widget) => Array.from(
+  widget.querySelectorAll('.calculator__sense text:not(.sense-plane__name)'),
+  (text) => { const b = text.getBBox();
+              return [text.textContent, b.x, b.x + b.width, -(b.y + b.height), -b.y]; })"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_label_of_the_sense_plane_lies_across_its_diagonal(open_site_page, language):
+    page, _ = open_site_page(language, "attention/")
+    page.wait_for_selector(WIDGET)
+    for text, x0, x1, y0, y1 in page.locator(WIDGET).evaluate(LABELS):
+        if text.strip():
+            assert x1 < y0 or y1 < x0, (text, x0, x1, y0, y1)

@@ -1,6 +1,8 @@
-"""Every page in every language and both colour schemes, as Chromium shows it: no
-error, no failed or foreign request, math on screen, no axe-core violation. (For a
-person to look at them: `make screenshots`, tools/screenshots.py.)"""
+"""Every page in every language and both colour schemes, on a desktop and on a phone,
+as Chromium shows it: no error, no failed or foreign request, no refusal of its
+Content-Security-Policy, math on screen, no axe-core violation (on a phone, tables and
+formulas wider than the column scroll, and must take focus). (For a person to look at
+them: `make screenshots`, tools/screenshots.py.)"""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.conftest import (
+    DEVICES,
     all_visits,
     open_page,
     page_url,
@@ -50,17 +53,20 @@ AXE_START = """(options) => {
 def visits(browser, server):
     """Open each page once per scheme; record traffic, math and axe results.
 
-    The eight visits of one language run side by side, each in its own context: they
-    load together, and axe-core checks them together, which halves the suite's time
-    on two cores."""
+    The eight visits of one language on one device run side by side, each in its own
+    context: they load together, and axe-core checks them together, which halves the
+    suite's time on two cores."""
     axe_script = Axe().axe_script
     recorded = {}
-    for language in LANGUAGES:
+    for language, device in ((language, device) for language in LANGUAGES
+                             for device in DEVICES):
         opened = {}
-        for _, page, scheme in (visit for visit in all_visits() if visit[0] == language):
-            tab, traffic = open_page(browser, None, scheme=scheme, wait_until=None)
+        for _, page, scheme, _ in (visit for visit in all_visits()
+                                   if visit[0] == language and visit[3] == device):
+            tab, traffic = open_page(browser, None, scheme=scheme, wait_until=None,
+                                     device=device)
             tab.goto(page_url(server, language, page), wait_until="commit")
-            opened[visit_id(language, page, scheme)] = (tab, traffic)
+            opened[visit_id(language, page, scheme, device)] = (tab, traffic)
         for tab, _ in opened.values():
             # Widgets and figures are filled in after load: let every request finish.
             tab.wait_for_load_state("networkidle")
@@ -106,7 +112,7 @@ def test_page_requests_nothing_from_another_host(visits, name):
 
 @pytest.mark.parametrize("name", visit_ids())
 def test_page_is_shown_in_the_scheme_the_reader_prefers(visits, name):
-    expected = "slate" if name.endswith("-dark") else "default"
+    expected = "slate" if name.removesuffix("-phone").endswith("-dark") else "default"
     assert visits[name]["scheme"] == expected
 
 

@@ -97,6 +97,8 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     (bank, {"head_1": head_1_with_keys_from_w_v}, "value_swap_keeps_weights"),
     (bank, {"SWAP": [0, 1]}, "value_swap_sends_bank_to_the_other_sense"),
     (bank, {"W_Q2": bank.W_Q}, "second_head_looks_at_words_like_itself"),
+    # head 1's W_Q without its quarter turn: each query along its own key, as in head 2
+    (bank, {"W_Q": bank.W_Q2}, "first_head_rows_follow_the_quarter_turn"),
     (bank, {"W_O": W_O_HEAD_2_INTO_SENSES}, "second_head_leaves_the_sense"),
     (heads, {"M": ((1.0, 0.0), (0.0, 1.0))}, "basis_change_keeps_scores"),
     # M halves the query's first coordinate: the query shrinks, the clue's key grows

@@ -43,3 +43,14 @@ def test_a_formula_and_what_follows_it_up_to_a_space_share_one_line():
     assert [run.get_text() for run in runs] == ["Eq's", "u.7"]
     assert all(run.find("math") for run in runs)
     assert "</math> alone" in page  # nothing follows it: no run
+
+
+@pytest.mark.parametrize(("tex", "spaced"), [(r"\ln 3", True), (r"e^{\ln 3}", True),
+                                             (r"\log x_1", True), (r"\ln(x)", False)])
+def test_a_function_name_stands_a_thin_space_from_its_argument_as_in_tex(tex, spaced):
+    name = BeautifulSoup(render(inline(tex)), "html.parser").find(
+        "mi", string=lambda text: len(text) > 1)
+    following = name.find_next_sibling()
+    assert (following.name == "mspace") == spaced
+    if spaced:
+        assert following["width"] == "0.1667em"

@@ -44,6 +44,14 @@ def test_a_range_comes_from_min_and_max():
     assert ">0.139–0.153</span>" in page
 
 
+def test_a_list_of_numbers_names_its_ends_for_a_sentence_in_words():
+    page = filled("between {{ num experiment.config.seeds.min int }} and "
+                  "{{ num experiment.config.seeds.max int }}", VALUES, DEFAULT)
+    assert ">0</span> and <span" in page and ">2</span>" in page
+    assert 'data-key="experiment.config.seeds.max"' in page
+    assert "or .min and .max" in faults("{{ num experiment.config.seeds.mean int }}", VALUES)
+
+
 def test_table_rows_come_from_the_run():
     page = filled("| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n"
                      "{{ rows bank_row }}", BANK, SV)

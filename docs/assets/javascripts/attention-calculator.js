@@ -9,7 +9,8 @@
    bank.py's head and calculator) for the reader's sentence, arrows, temperature
    and mask. The sentence is made of word tiles: clues of both senses, plain words
    and "bank", in any order, so that a clue may come after "bank", where the mask
-   hides it. The reader drags the query of "bank" or any word's key, or picks an
+   hides it. The reader drags the query of "bank" or any word's key ("bank"'s own
+   too, which moves its query with it: both come from its one embedding), or picks an
    arrow and moves it with two sliders; each move sets that word's look
    coordinates. Three tasks check themselves against what is computed.
    tests/browser/test_attention_calculator.py holds every stage to the Python to
@@ -17,7 +18,7 @@
 
    Three parts: state (pure functions), the DOM, the events. */
 import { calculator, inverse2 } from "./bank-model.js";
-import { fill, fix, lang, pageWords, sig, vector } from "./common.js";
+import { fill, fix, lang, pageWords, quoted, vector } from "./common.js";
 import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
 import { matmul } from "./maths.js";
 import { enhance } from "./run-files.js";
@@ -29,6 +30,9 @@ const ARROW = { min: -3.5, max: 3.5, step: 0.1 }; // an arrow's coordinates
 const T_RANGE = { min: 0.25, max: 4, step: 0.05 };
 const HEAT_LEVELS = 10; // heat-0 … heat-10, as sitebuild/heatmaps.py
 const PLANE = 3.8; // the look plane shows [-3.8, 3.8]² around the sliders' range
+// A handle's reach: 44 CSS pixels across (WCAG's target size) on the plane of a 390 px
+// phone, about 300 px for 7.6 units; the handles' tips are at least 1.4 units apart.
+const REACH = 0.56;
 const MAX_WORDS = 8; // a longer sentence no longer fits the plane's labels
 // The tasks: how close counts as even or undecided (weights print to 3 digits, the
 // sliders move in tenths, so both can be met exactly), and the temperature to reach.
@@ -73,11 +77,15 @@ function compute(bank, state) {
                     state.temperature, state.causal);
 }
 
-/** The arrow that moving word J moves: the ambiguous word's query, another's key. */
+/** The arrows: one per word J, the ambiguous word's query and every other word's key,
+    and after them (J = the number of words) the ambiguous word's own key. */
 const isQuery = (state, j) => j === ambiguousOf(state);
+const isOwnKey = (state, j) => j === state.words.length;
+const wordOf = (state, j) => (isOwnKey(state, j) ? ambiguousOf(state) : j);
 
 function arrowOf(bank, state, j) {
-  return matmul([state.plane[j]], isQuery(state, j) ? bank.toQuery : bank.toKey)[0];
+  return matmul([state.plane[wordOf(state, j)]],
+                isQuery(state, j) ? bank.toQuery : bank.toKey)[0];
 }
 
 /** A coordinate on the sliders' grid: steps of 0.1 within the range. */
@@ -86,11 +94,12 @@ function snap(value) {
   return Math.min(ARROW.max, Math.max(ARROW.min, Math.round(snapped * 10) / 10));
 }
 
-/** STATE with word J's look coordinates set so that its arrow points at TIP. */
+/** STATE with the look coordinates of arrow J's word set so that the arrow points at
+    TIP. */
 function moveArrow(bank, state, j, tip) {
   const plane = state.plane.map((p) => p.slice());
   const inverse = isQuery(state, j) ? bank.fromQuery : bank.fromKey;
-  plane[j] = matmul([tip.map(snap)], inverse)[0];
+  plane[wordOf(state, j)] = matmul([tip.map(snap)], inverse)[0];
   return { ...state, plane, selected: j };
 }
 
@@ -175,7 +184,7 @@ function controls(words) {
 /** The look plane's grid; its arrows are drawn per sentence (lookArrows). The
     pointer drags an arrow's head; the select and sliders do the same from the
     keyboard, so the plane is hidden from assistive technology. y points up. */
-function lookPlane(words) {
+function lookPlane(words, bank) {
   const root = svg("svg", { viewBox: `${-PLANE} ${-PLANE} ${2 * PLANE} ${2 * PLANE}`,
                             class: "calculator__plane", "aria-hidden": "true" });
   for (let t = -3; t <= 3; t += 1) {
@@ -186,32 +195,33 @@ function lookPlane(words) {
   const layer = svg("g", {});
   root.append(layer);
   const figure = el("figure", { class: "calculator__figure" }, root,
-                    el("figcaption", {}, rich(words.plane)));
+                    el("figcaption", {}, rich(fill(words.plane, { w: bank.word }))));
   return { figure, root, layer, arrows: [] };
 }
 
-/** The arrows of the sentence: the query of "bank" first, beneath the keys, so that
-    a key along the query stays visible; "bank"'s own key, moved with its query. */
+/** One arrow of the look plane, of the kind KIND: a line from the origin, a handle at
+    its head with a wider transparent reach around it for a finger, and a label. */
+function arrowNode(kind) {
+  const group = svg("g", { class: `calculator__point calculator__point--${kind}` });
+  const line = svg("line", { x1: 0, y1: 0, class: "calculator__arrow" });
+  const reach = svg("circle", { r: REACH, class: "calculator__reach" });
+  const handle = svg("circle", { r: 0.24, class: "calculator__handle" });
+  const label = svg("text", { class: "calculator__label" });
+  group.append(line, reach, handle, label);
+  return { group, line, handle, label };
+}
+
+/** The arrows of the sentence (arrowOf's order): "bank"'s own key and its query drawn
+    first, beneath the other keys, so that a key along the query stays visible. */
 function lookArrows(plane, state) {
-  plane.layer.replaceChildren();
-  const ownKey = svg("line", { x1: 0, y1: 0, class: "calculator__arrow calculator__own-key" });
-  const ownLabel = svg("text", { class: "calculator__label calculator__own-label" });
-  plane.arrows = state.words.map(([, role], j) => {
-    const kindOf = isQuery(state, j) ? "query" : kind(role);
-    const group = svg("g", { class: `calculator__point calculator__point--${kindOf}` });
-    const line = svg("line", { x1: 0, y1: 0, class: "calculator__arrow" });
-    const handle = svg("circle", { r: 0.24 });
-    const label = svg("text", { class: "calculator__label" });
-    group.append(line, handle, label);
-    return { group, line, handle, label };
-  });
   const a = ambiguousOf(state);
-  const order = plane.arrows.map((_, j) => j).sort((i, j) => (j === a) - (i === a));
-  plane.layer.append(...(a >= 0 ? [ownKey] : []), ...order.map((j) => plane.arrows[j].group),
-                     ...(a >= 0 ? [ownLabel] : []));
-  if (a >= 0) ownLabel.textContent = state.words[a][0];
-  plane.ownKey = ownKey;
-  plane.ownLabel = ownLabel;
+  const kinds = state.words.map(([, role], j) => (isQuery(state, j) ? "query" : kind(role)));
+  plane.arrows = [...kinds, ...(a >= 0 ? ["own-key"] : [])].map(arrowNode);
+  plane.arrows.forEach((arrow, j) => { arrow.group.dataset.arrow = String(j); });
+  const n = state.words.length;
+  const below = a >= 0 ? [n, a] : [];
+  plane.layer.replaceChildren(...below.map((j) => plane.arrows[j].group),
+    ...plane.arrows.filter((_, j) => !below.includes(j)).map((arrow) => arrow.group));
 }
 
 /** The sense plane: the values (dashed), h (solid), and "bank" moved from its start. */
@@ -225,10 +235,12 @@ function sensePanel(words, bank) {
   const start = svg("circle", { r: 0.06, class: "calculator__start" });
   const end = svg("circle", { r: 0.06, class: "calculator__end" });
   const endLabel = svg("text", { class: "calculator__end-label" });
-  root.append(values, h, hLabel, move, start, end, endLabel);
+  // The values' names above every line, on their halo, so that the move never hides one.
+  const names = svg("g", {});
+  root.append(values, h, hLabel, move, start, end, names, endLabel);
   const figure = el("figure", { class: "calculator__figure" }, root,
                     el("figcaption", {}, fill(words.sensePlane, { w: bank.word })));
-  return { figure, root, values, h, hLabel, move, start, end, endLabel };
+  return { figure, root, values, names, h, hLabel, move, start, end, endLabel };
 }
 
 function taskList(words, bank) {
@@ -252,35 +264,45 @@ function taskList(words, bank) {
   return { box, even, undecided, hot, grow, shrink, feedback };
 }
 
+/** The row of "bank": per word its score, weight (a bar beneath the number), value and
+    contribution a_j v_j; below, their sum h and where h carries "bank". */
+function rowTable(words) {
+  const head = el("thead", {}, el("tr", {},
+    ...[words.word, words.score, words.weight, words.value, words.contribution]
+      .map((name) => el("th", { scope: "col" }, rich(name)))));
+  const total = (text) => {
+    const name = el("th", { scope: "row", colspan: "4" });
+    const cell = el("td", { class: "widget__number" });
+    return { name, cell, row: el("tr", {}, name, cell), text };
+  };
+  const footer = [total(words.output), total(words.after)];
+  const body = el("tbody", {});
+  const caption = el("caption", {});
+  const table = el("table", { class: "calculator__matrix calculator__row" }, caption, head,
+                   body, el("tfoot", {}, ...footer.map((f) => f.row)));
+  return { table, body, caption, footer };
+}
+
 function buildDom(words, bank) {
   const titleId = uid("calculator-title");
-  const head = (...names) => el("thead", {}, el("tr", {},
-    ...names.map((name) => el("th", { scope: "col" }, rich(name)))));
-  const rowBody = el("tbody", {});
-  const rowCaption = el("caption", {});
   const patternHead = el("thead", {});
   const patternBody = el("tbody", {});
   const dom = {
     builder: builder(words, bank),
     controls: controls(words),
-    plane: lookPlane(words),
+    plane: lookPlane(words, bank),
     sense: sensePanel(words, bank),
     tasks: taskList(words, bank),
-    rowBody, rowCaption, patternHead, patternBody,
-    output: el("output", { class: "widget__number" }),
-    after: el("output", { class: "widget__number" }),
-    status: el("p", { class: "widget__status", role: "status" }),
+    row: rowTable(words),
+    patternHead, patternBody,
+    // What the planes show, for a screen reader, which the planes' pictures skip.
+    status: el("p", { class: "widget__status visually-hidden", role: "status" }),
   };
   dom.results = el("div", { class: "calculator__results" },
     el("div", { class: "calculator__top" }, dom.plane.figure, dom.sense.figure),
     dom.controls.fieldset,
     dom.tasks.box,
-    el("div", { class: "widget__scroll" },
-       el("table", { class: "calculator__matrix calculator__row" }, rowCaption,
-          head(words.word, words.key, words.score, words.weight, words.value,
-               words.contribution), rowBody)),
-    el("p", {}, rich(fill(words.output, { w: bank.word })), ": ", dom.output, el("br", {}),
-       fill(words.after, { w: bank.word }), ": ", dom.after),
+    el("div", { class: "widget__scroll" }, dom.row.table),
     el("div", { class: "widget__scroll" },
        el("table", { class: "heatmap calculator__pattern" },
           el("caption", {}, rich(words.pattern)), patternHead, patternBody)));
@@ -291,24 +313,52 @@ function buildDom(words, bank) {
   return dom;
 }
 
+/* One format per kind of number: what the head computes (scores, weights, a_j v_j, h,
+   where "bank" lands) to two decimals, as the article prints them; the values, the
+   model's own vectors, as the article prints them too ([1, 1]); the arrows' coordinates,
+   set in tenths, to one decimal. */
+const COMPUTED = "fix2";
+const VALUE = "sig2";
 const show = (x) => (x === -Infinity ? "\u2212∞" : fix(x, 2));
 
-/** An arrow from the origin to TIP, labelled beside its head and kept inside the
-    plane: above a head, centred; below a head that points down, running away from
-    the vertical axis, which a long label would otherwise cross. */
-function placeArrow(arrow, tip, text) {
+const LINE = 0.5; // the look plane's labels: one line's height, font 0.45
+
+/** An arrow from the origin to TIP, labelled beside its head with LINES of text and
+    kept inside the plane: above a head, centred; below a head that points down,
+    running away from the vertical axis, which a long label would otherwise cross. */
+function placeArrow(arrow, tip, lines) {
   const [x, y] = tip;
   arrow.line.setAttribute("x2", x);
   arrow.line.setAttribute("y2", -y);
-  arrow.handle.setAttribute("cx", x);
-  arrow.handle.setAttribute("cy", -y);
-  arrow.label.textContent = text;
+  arrow.group.querySelectorAll("circle").forEach((circle) => {
+    circle.setAttribute("cx", x);
+    circle.setAttribute("cy", -y);
+  });
+  const spans = lines.map((line) => {
+    const span = svg("tspan", {});
+    span.textContent = line;
+    return span;
+  });
+  arrow.label.replaceChildren(...spans);
+  const width = Math.max(0, ...spans.map((span) => span.getComputedTextLength()));
   const below = y < -0.3;
-  const width = text ? arrow.label.getComputedTextLength() : 0;
   const left = below ? (x < 0 ? x - 0.3 - width : x + 0.3) : x - width / 2;
   const inside = Math.min(PLANE - 0.1 - width, Math.max(-PLANE + 0.1, left));
-  arrow.label.setAttribute("x", inside);
-  arrow.label.setAttribute("y", below || y > 2.8 ? -y + 0.75 : -y - 0.42);
+  const top = below || y > 2.8 ? -y + 0.75 : -y - 0.42 - (lines.length - 1) * LINE;
+  spans.forEach((span, i) => {
+    span.setAttribute("x", inside);
+    span.setAttribute("y", top + i * LINE);
+  });
+}
+
+/** Quoted WORDS as a label's lines, two words a line. */
+function labelLines(words) {
+  const lines = [];
+  for (let i = 0; i < words.length; i += 2) {
+    const last = i + 2 >= words.length;
+    lines.push(words.slice(i, i + 2).map(quoted).join(", ") + (last ? "" : ","));
+  }
+  return lines;
 }
 
 /** The sentence's tiles, the arrows' list and the tables' rows: redrawn whenever
@@ -329,31 +379,35 @@ function renderSentence(dom, words, bank, state) {
   dom.builder.note.textContent = !present ? fill(words.needBank, { w: bank.word })
     : state.words.length >= MAX_WORDS ? fill(words.full, { n: MAX_WORDS }) : "";
   dom.results.hidden = !present;
-  dom.controls.select.replaceChildren(...state.words.map(([token], j) =>
-    el("option", { value: String(j) },
-       fill(isQuery(state, j) ? words.queryOf : words.keyOf, { w: token }))));
   lookArrows(dom.plane, state);
+  dom.controls.select.replaceChildren(...dom.plane.arrows.map((_, j) =>
+    el("option", { value: String(j) }, fill(isQuery(state, j) ? words.queryOf : words.keyOf,
+                                            { w: state.words[wordOf(state, j)][0] }))));
   dom.sense.values.replaceChildren();
+  dom.sense.names.replaceChildren();
   dom.valueArrows = state.words.map(([token, role]) => {
     if (role === "plain") return null; // a plain word's value is the zero vector
     const group = svg("g", { class: `calculator__v calculator__word--${kind(role)}` });
     const line = svg("line", { x1: 0, y1: 0 });
     const dot = svg("circle", { r: 0.045 });
     const label = svg("text", {});
-    label.textContent = token;
-    group.append(line, dot, label);
+    label.textContent = quoted(token);
+    group.append(line, dot);
     dom.sense.values.append(group);
+    dom.sense.names.append(label);
     return { line, dot, label };
   });
   if (!present) return;
-  dom.rowCaption.textContent = fill(words.row, { w: state.words[a][0] });
+  const word = state.words[a][0];
+  dom.row.caption.textContent = fill(words.row, { w: word });
+  dom.row.footer.forEach((f) => { f.name.replaceChildren(rich(fill(f.text, { w: word }))); });
   dom.rows = state.words.map(([token]) => {
-    const cells = [0, 1, 2, 3, 4].map(() => el("td", {}));
+    const cells = [0, 1, 2, 3].map(() => el("td", {}));
     const bar = el("span", { class: "calculator__bar", "aria-hidden": "true" });
-    cells[2].append(el("span", { class: "calculator__weight" }), bar);
+    cells[1].append(el("span", { class: "calculator__weight" }), bar);
     return { row: el("tr", {}, el("th", { scope: "row" }, token), ...cells), cells, bar };
   });
-  dom.rowBody.replaceChildren(...dom.rows.map((r) => r.row));
+  dom.row.body.replaceChildren(...dom.rows.map((r) => r.row));
   const tokens = state.words.map(([token]) => token);
   dom.patternHead.replaceChildren(el("tr", {}, el("td", {}),
     ...tokens.map((t) => el("th", { scope: "col" }, t))));
@@ -365,24 +419,20 @@ function renderSentence(dom, words, bank, state) {
 
 function renderPlanes(dom, bank, state, stages) {
   const a = ambiguousOf(state);
-  const tips = state.words.map((_, j) => arrowOf(bank, state, j));
-  const hidden = (j) => stages.masked[a][j] === -Infinity;
-  // Keys that share a tip share one label ("I, put, in, the"), masked keys apart.
+  const tips = dom.plane.arrows.map((_, j) => arrowOf(bank, state, j));
+  const hidden = (j) => !isOwnKey(state, j) && stages.masked[a][j] === -Infinity;
+  // Keys that share a tip share one label ("I", "put", "in", "the"), masked keys apart.
   const same = (j, k) => !isQuery(state, k) && hidden(j) === hidden(k)
     && tips[k][0] === tips[j][0] && tips[k][1] === tips[j][1];
   dom.plane.arrows.forEach((arrow, j) => {
-    const group = state.words.map(([token], k) => [token, k]).filter(([, k]) => same(j, k));
-    const first = !isQuery(state, j) && group[0][1] === j;
-    const text = isQuery(state, j) ? "q" : first ? group.map(([t]) => t).join(", ") : "";
-    placeArrow(arrow, tips[j], text);
+    const group = tips.map((_, k) => k).filter((k) => same(j, k));
+    const first = !isQuery(state, j) && group[0] === j;
+    const lines = isQuery(state, j) ? ["q"]
+      : first ? labelLines(group.map((k) => state.words[wordOf(state, k)][0])) : [];
+    placeArrow(arrow, tips[j], lines);
     arrow.group.classList.toggle("is-selected", j === state.selected);
     arrow.group.classList.toggle("is-masked", !isQuery(state, j) && hidden(j));
   });
-  const own = stages.K[a];
-  dom.plane.ownKey.setAttribute("x2", own[0]);
-  dom.plane.ownKey.setAttribute("y2", -own[1]);
-  dom.plane.ownLabel.setAttribute("x", own[0] - 0.15);
-  dom.plane.ownLabel.setAttribute("y", -own[1]);
 
   const point = (node, [x, y], names = ["cx", "cy"]) => {
     node.setAttribute(names[0], x);
@@ -394,8 +444,7 @@ function renderPlanes(dom, bank, state, stages) {
     const v = stages.V[j];
     point(arrow.line, v, ["x2", "y2"]);
     point(arrow.dot, v.map((x) => x * row[j]));
-    arrow.label.setAttribute("x", Math.min(v[0] + 0.06, LIMIT - 0.45));
-    arrow.label.setAttribute("y", -v[1] - 0.08);
+    besideTip(arrow.label, v, 0.06);
   });
   point(dom.sense.h, stages.h, ["x2", "y2"]);
   dom.sense.hLabel.setAttribute("x", stages.h[0] + 0.08);
@@ -405,9 +454,18 @@ function renderPlanes(dom, bank, state, stages) {
   point(dom.sense.move, start, ["x1", "y1"]);
   point(dom.sense.move, stages.sense, ["x2", "y2"]);
   point(dom.sense.end, stages.sense);
-  dom.sense.endLabel.textContent = state.words[a][0];
-  dom.sense.endLabel.setAttribute("x", Math.min(stages.sense[0] + 0.08, LIMIT - 0.5));
-  dom.sense.endLabel.setAttribute("y", -stages.sense[1] - 0.08);
+  dom.sense.endLabel.textContent = quoted(state.words[a][0]);
+  besideTip(dom.sense.endLabel, stages.sense, 0.08);
+}
+
+/** LABEL beside the point TIP of the sense plane, GAP from it, inside the plane: above
+    and to the right, or below and to the right near the diagonal, which would
+    otherwise run through it. */
+function besideTip(label, [x, y], gap) {
+  const width = label.getComputedTextLength();
+  const near = Math.abs(x - y) < 0.35;
+  label.setAttribute("x", Math.min(x + gap, LIMIT - width));
+  label.setAttribute("y", near ? -y + gap + 0.1 : -y - gap);
 }
 
 function renderTasks(dom, words, state, done) {
@@ -423,7 +481,7 @@ function renderTasks(dom, words, state, done) {
   dom.tasks.shrink.setAttribute("aria-pressed", String(p?.choice === "shrink"));
   const o = done.outcome;
   dom.tasks.feedback.textContent = o ? fill(words.outcome, {
-    v: state.words[o.j][0], before: sig(o.before, 3), after: sig(o.after, 3),
+    v: state.words[o.j][0], before: fix(o.before, 2), after: fix(o.after, 2),
     verdict: o.right ? words.right : words.wrong })
     : state.temperature >= HOT ? fill(words.predictFirst, { t: fix(HOT, 0) }) : "";
 }
@@ -438,11 +496,11 @@ function render(dom, words, bank, state) {
     return;
   }
   const a = ambiguousOf(state);
-  const tips = state.words.map((_, j) => arrowOf(bank, state, j));
+  const tip = arrowOf(bank, state, state.selected);
   const { select, coordinates, temperature, causal } = dom.controls;
   select.value = String(state.selected);
   coordinates.forEach((s, c) => {
-    const value = tips[state.selected][c];
+    const value = tip[c];
     s.input.value = String(value);
     s.output.textContent = fix(value, 1);
     s.input.setAttribute("aria-valuetext", fix(value, 1));
@@ -455,14 +513,13 @@ function render(dom, words, bank, state) {
 
   const row = stages.weights[a];
   dom.rows.forEach((r, j) => {
-    r.cells[0].textContent = vector(stages.K[j], "sig3");
-    r.cells[1].textContent = show(stages.masked[a][j]);
-    r.cells[2].firstChild.textContent = sig(row[j], 3);
+    r.cells[0].textContent = show(stages.masked[a][j]);
+    r.cells[1].firstChild.textContent = fix(row[j], 2);
     r.bar.style.width = `${(row[j] * 100).toFixed(1)}%`;
-    r.cells[3].textContent = vector(stages.V[j], "sig3");
-    r.cells[4].textContent = vector(stages.weighted[a][j], "sig3");
+    r.cells[2].textContent = vector(stages.V[j], VALUE);
+    r.cells[3].textContent = vector(stages.weighted[a][j], COMPUTED);
     r.row.classList.toggle("is-masked", stages.masked[a][j] === -Infinity);
-    r.cells[1].title = stages.masked[a][j] === -Infinity ? words.hidden : "";
+    r.cells[0].title = stages.masked[a][j] === -Infinity ? words.hidden : "";
   });
   dom.cells.forEach((cells, i) => cells.forEach((cell, j) => {
     const blocked = stages.masked[i][j] === -Infinity;
@@ -470,12 +527,13 @@ function render(dom, words, bank, state) {
     cell.className = `heat heat-${heatLevel(stages.weights[i][j])}`
       + (blocked ? " is-masked" : "");
   }));
-  dom.output.textContent = vector(stages.h, "sig3");
-  dom.after.textContent = vector(stages.sense, "sig3");
-  dom.status.replaceChildren(rich(fill(words.status, {
-    w: state.words[a][0], weights: vector(row, "sig3"), h: vector(stages.h, "sig3"),
-    after: vector(stages.sense, "sig3"),
-  })));
+  const [output, after] = dom.row.footer;
+  output.cell.textContent = vector(stages.h, COMPUTED);
+  after.cell.textContent = vector(stages.sense, COMPUTED);
+  const top = largest(row);
+  dom.status.textContent = fill(words.status, {
+    w: state.words[a][0], v: state.words[top][0], weight: fix(row[top], 2),
+    after: vector(stages.sense, COMPUTED) });
   // For tests and the curious: the exact numbers behind what is shown (−∞ as null).
   dom.widget.dataset.state = JSON.stringify({ ...state, ...stages, tasks: done });
 }
@@ -535,17 +593,19 @@ function wire(dom, words, bank) {
     dom.plane.arrows.forEach((arrow, j) => {
       const drag = (event) =>
         update(moveArrow(bank, state, j, planePoint(dom.plane.root, event)));
-      arrow.handle.addEventListener("pointerdown", (event) => {
-        arrow.handle.setPointerCapture(event.pointerId);
+      // The group takes the pointer on its handle or the reach around it (CSS lets
+      // only the two circles catch it), and keeps it while the drag lasts.
+      arrow.group.addEventListener("pointerdown", (event) => {
+        arrow.group.setPointerCapture(event.pointerId);
         arrow.group.classList.add("is-dragging");
         drag(event);
       });
-      arrow.handle.addEventListener("pointermove", (event) => {
-        if (arrow.handle.hasPointerCapture(event.pointerId)) drag(event);
+      arrow.group.addEventListener("pointermove", (event) => {
+        if (arrow.group.hasPointerCapture(event.pointerId)) drag(event);
       });
       const release = () => arrow.group.classList.remove("is-dragging");
-      arrow.handle.addEventListener("pointerup", release);
-      arrow.handle.addEventListener("pointercancel", release);
+      arrow.group.addEventListener("pointerup", release);
+      arrow.group.addEventListener("pointercancel", release);
     });
   }
   update(state, true);
@@ -564,7 +624,8 @@ function mount(container, examples) {
   const dom = buildDom(words, bank);
   replaceStatic(container, dom.widget);
   wire(dom, words, bank);
-  dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
+  dom.widget.querySelectorAll(".widget__scroll")
+    .forEach((box) => keyboardScrollable(box));
 }
 
 /** Enhance the page's attention calculators. */

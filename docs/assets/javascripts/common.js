@@ -4,8 +4,8 @@
    language record. */
 
 /* The page's language record (locales/<code>.toml), which overrides/main.html writes
-   into every page: its code, its widgets' words, and every language's decimal and
-   group signs. */
+   into every page: its code, its quotation marks, its widgets' words, and every
+   language's decimal and group signs. */
 const record = (() => {
   const node = document.getElementById("site-language");
   if (!node) throw new Error("no site-language in the page (overrides/main.html)");
@@ -112,6 +112,9 @@ export function pageWords(container) {
 export function siteWords() {
   return record.words;
 }
+
+/** WORD in the page's quotation marks: “bank”, «крана», ”banken”. */
+export const quoted = (word) => record.quote.replace("{}", word);
 
 export function fill(template, params) {
   return template.replace(/\{(\w+)\}/g, (whole, name) =>

@@ -45,12 +45,24 @@ export function uid(prefix) {
 }
 
 /** BOX scrolls sideways when its content is wider: then it takes keyboard focus, so
-    that a reader without a mouse can scroll it too (axe: scrollable-region-focusable). */
-export function keyboardScrollable(box) {
+    that a reader without a mouse can scroll it too (axe: scrollable-region-focusable),
+    and a name, so that a screen reader says what the stop is: the caption of the table
+    it holds, or LABEL. A box already watched is left as it is. */
+export function keyboardScrollable(box, label = null) {
+  if ("sideways" in box.dataset) return;
+  box.dataset.sideways = "";
+  const name = box.querySelector("caption")?.textContent.trim() || label;
   const update = () => {
     const wide = box.scrollWidth > box.clientWidth;
-    if (wide && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
-    if (!wide && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
+    if (wide && !box.hasAttribute("tabindex")) {
+      box.setAttribute("tabindex", "0");
+      // A group, not a region: a landmark would need a name unique on the page.
+      if (name) box.setAttribute("role", "group");
+      if (name) box.setAttribute("aria-label", name);
+    }
+    if (!wide && box.getAttribute("tabindex") === "0") {
+      ["tabindex", "role", "aria-label"].forEach((attribute) => box.removeAttribute(attribute));
+    }
   };
   update();
   new ResizeObserver(update).observe(box);

@@ -368,7 +368,8 @@ function mount(container, results) {
   const dom = buildDom(words, run);
   replaceStatic(container, dom.widget);
   wire(dom, words, run);
-  dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
+  dom.widget.querySelectorAll(".widget__scroll")
+    .forEach((box) => keyboardScrollable(box));
 }
 
 /** Enhance the page's intervention explorers. */

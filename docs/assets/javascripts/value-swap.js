@@ -5,11 +5,12 @@
    words are the record's (data-words, pageWords). This script recomputes "bank" in both
    sentences (bank-model.js, examples/bank.py's head) and lets the reader swap the
    two columns of W_V: the attention weights stay, the head output swaps its
-   coordinates, and "bank" lands in the other sense. A small sense plane shows
-   where (sense-plane.js). Without JavaScript the static table is what the reader gets.
+   coordinates (the table), and "bank" lands in the other sense (a small sense plane,
+   sense-plane.js; a sentence for a screen reader says where). Without JavaScript the
+   static table is what the reader gets.
    tests/browser/test_value_swap.py holds it to the Python to 1e-9. */
 import { update } from "./bank-model.js";
-import { fill, lang, pageWords, sig, vector } from "./common.js";
+import { fill, fix, lang, pageWords, quoted, vector } from "./common.js";
 import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
 import { LIMIT, sensePlane } from "./sense-plane.js";
 import { enhance } from "./run-files.js";
@@ -37,7 +38,7 @@ function plane(bank) {
     const line = svg("line", {});
     const dot = svg("circle", { r: 0.06 });
     const label = svg("text", {});
-    label.append(s.tokens[s.clue]);
+    label.append(quoted(s.tokens[s.clue]));
     group.append(line, dot, label);
     root.append(group);
     return { line, dot, label };
@@ -49,8 +50,7 @@ function buildDom(words, bank) {
   const titleId = uid("value-swap-title");
   const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
   const rows = bank.sentences.map((_, i) => {
-    const cells = [el("td", { class: "widget__number" }), el("td", { class: "widget__number" }),
-                   el("td", { class: "widget__number" })];
+    const cells = [el("td", { class: "widget__number" }), el("td", { class: "widget__number" })];
     return { row: el("tr", {}, el("th", { scope: "row" }, String(i + 1)), ...cells), cells };
   });
   const dom = {
@@ -60,14 +60,14 @@ function buildDom(words, bank) {
              rich(words.swap)),
     swappedNote: el("span", { class: "value-swap__note", hidden: true },
                     " (", rich(words.swappedNote), ")"),
-    status: el("p", { class: "widget__status", role: "status" }),
+    // Where "bank" lands, which the plane shows, for a screen reader.
+    status: el("p", { class: "widget__status visually-hidden", role: "status" }),
   };
   const table = el("table", { class: "value-swap__table" },
     el("thead", {}, el("tr", {},
       el("th", { scope: "col" }, words.sentence),
       el("th", { scope: "col" }, words.clueWeight),
-      el("th", { scope: "col" }, rich(words.output), dom.swappedNote),
-      el("th", { scope: "col" }, fill(words.after, { w: word })))),
+      el("th", { scope: "col" }, rich(words.output), dom.swappedNote))),
     el("tbody", {}, ...rows.map((r) => r.row)));
   dom.widget = el("div", { class: "widget value-swap__widget", role: "group",
                            "aria-labelledby": titleId },
@@ -82,9 +82,9 @@ function buildDom(words, bank) {
 function render(dom, words, bank, swapped) {
   const shown = compute(bank, swapped);
   dom.rows.forEach((r, i) => {
-    r.cells[0].textContent = sig(shown[i].clue_weight, 3);
-    r.cells[1].textContent = vector(shown[i].h, "sig3");
-    r.cells[2].textContent = vector(shown[i].sense_after, "sig3");
+    // Two decimals, as the article prints weights and outputs.
+    r.cells[0].textContent = fix(shown[i].clue_weight, 2);
+    r.cells[1].textContent = vector(shown[i].h, "fix2");
   });
   dom.plane.moves.forEach((move, i) => {
     const start = bank.sentences[i].sense_before;
@@ -103,8 +103,8 @@ function render(dom, words, bank, swapped) {
   const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
   dom.status.replaceChildren(rich(fill(words.status, {
     swapped: swapped ? words.swappedStatus : "", w: word,
-    weights: vector(shown.map((s) => s.clue_weight), "sig3"),
-    after: shown.map((s) => vector(s.sense_after, "sig3")).join(", "),
+    weights: vector(shown.map((s) => s.clue_weight), "fix2"),
+    after: shown.map((s) => vector(s.sense_after, "fix2")).join(", "),
   })));
   // For tests and the curious: the exact numbers behind what is shown.
   dom.widget.dataset.state = JSON.stringify({ swapped, sentences: shown });
@@ -123,7 +123,8 @@ function mount(container, examples) {
     render(dom, words, bank, swapped);
   });
   render(dom, words, bank, swapped);
-  dom.widget.querySelectorAll(".widget__scroll").forEach(keyboardScrollable);
+  dom.widget.querySelectorAll(".widget__scroll")
+    .forEach((box) => keyboardScrollable(box));
 }
 
 /** Enhance the page's value swaps. */
