@@ -49,9 +49,8 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode
     """NOTEBOOK executed in place in a fresh kernel in CWD; raise CellFailed."""
     client = nbclient.NotebookClient(notebook, timeout=TIMEOUT, startup_timeout=STARTUP_TIMEOUT,
                                      allow_errors=False, resources={"metadata": {"path": str(cwd)}})
-    os.environ[EVERY_PAGE] = "1"  # the kernel, started below, inherits it: show.py
-    try:
-        client.execute()
+    try:  # the kernel's environment tells show.py to draw every page's figures
+        client.execute(env={**os.environ, EVERY_PAGE: "1"})
     except nbclient.exceptions.CellExecutionError as error:
         failed = next((cell for cell in notebook.cells if any(
             output.output_type == "error" for output in cell.get("outputs", []))), None)

@@ -6,7 +6,7 @@ Each output names its language and scheme in its metadata (LANGUAGE, DARK_PAGE):
 site puts each page's own on the page and into its download. That is the site's
 execution (python -m companion sets EVERY_PAGE in the kernel's environment); run by a
 reader in Jupyter, a figure cell shows one figure, for a light page, in the language
-NOTEBOOK_LANGUAGE names (`make notebook lang=CODE` sets it), else in the records' first.
+NOTEBOOK_LANGUAGE names (`make notebook lang=CODE` sets it), else in the site's default.
 
 Drawing is what the execution spends its time on, so a figure is drawn only as often
 as its pictures differ. draw is given nothing of a language but its words, so two
@@ -58,7 +58,7 @@ def _pages() -> tuple[list, tuple]:
     if os.environ.get(EVERY_PAGE):
         return list(records.values()), SCHEMES
     wanted = os.environ.get(NOTEBOOK_LANGUAGE, "")
-    return [records.get(wanted, next(iter(records.values())))], (LIGHT,)
+    return [records.get(wanted) or records[locales.default_code()]], (LIGHT,)
 
 
 def texts(fig: Figure) -> tuple[str, ...]:

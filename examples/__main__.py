@@ -10,7 +10,7 @@ import torch
 from atomicfile import atomic_write
 from examples import bank, heads, scaling, two_positions
 
-FORMAT_VERSION = 3  # 3: the bank model in two planes carries the article
+FORMAT_VERSION = 3  # raised on any incompatible change of examples.json's layout
 
 
 def compute_all() -> dict:

@@ -1,6 +1,7 @@
 """The bank model: the article's running example, small enough to draw.
 
-Mirrored in docs/assets/javascripts/bank-model.js (head, calculator, update).
+Mirrored in docs/assets/javascripts/bank-model.js: head() and calculator() as head()
+and calculator() here, update() as the update of "bank" that sentence() records.
 
 Nothing here is learned or measured: the embeddings and the weights of one layer
 with two causal heads are chosen by hand so that every vector can be seen. A

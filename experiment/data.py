@@ -50,7 +50,7 @@ class Batch(NamedTuple):
 
 
 def generator(seed: int, stream: str) -> np.random.Generator:
-    """The random stream `stream` ("mixing", "training" or "heldout") of `seed`."""
+    """The random stream `stream` of `seed`, one of STREAMS."""
     # SFC64 (Doty-Humphrey's Small Fast Chaotic generator, from PractRand): the
     # fastest of numpy's bit generators here; numpy guarantees its stream per seed.
     return np.random.Generator(np.random.SFC64(np.random.SeedSequence([seed, STREAMS[stream]])))
@@ -68,8 +68,8 @@ def teacher(latents: torch.Tensor, keys: torch.Tensor = fixed_keys) -> torch.Ten
     """The target: the request's query latents attend over the records' payloads."""
     # --8<-- [start:teacher]
     query = latents[..., 0, QUERY]                              # (B, 3)
-    weights = torch.softmax(query @ keys.T / 3**0.5, dim=-1)    # (B, 4): per key
-    payloads = latents[..., 1:, PAYLOAD]                        # (B, 4, 3)
+    weights = torch.softmax(query @ keys.T / 3**0.5, dim=-1)    # (B, J): per key
+    payloads = latents[..., 1:, PAYLOAD]                        # (B, J, 3)
     target = (weights.unsqueeze(-1) * payloads).sum(dim=-2)     # (B, 3)
     # --8<-- [end:teacher]
     return target

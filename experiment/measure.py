@@ -1,6 +1,7 @@
 """What the trained maps read, measured on held-out examples and in the latent basis.
 
-Mirrored in docs/assets/javascripts/playground-model.js (uniformAttentionMse, invisibleDeparture).
+Mirrored in docs/assets/javascripts/playground-model.js: uniformAttentionMse() as
+measure()'s uniform-attention MSE, invisibleDeparture() as departure().
 
 Every function takes one seed's student and its held-out examples;
 measure() turns what they measure into one dict of plain Python numbers.
@@ -91,7 +92,7 @@ def split_along(query_response: torch.Tensor,
 
 
 def departure(query_response: torch.Tensor,
-              directions: torch.Tensor) -> tuple[torch.Tensor, list[float]]:
+              directions: torch.Tensor) -> tuple[torch.Tensor, float]:
     """Split R @ W_Q minus the intended map into its coefficients along the unit
     query `directions` (d, 3), per latent row, (9, d), and the largest |entry| of
     what is left."""

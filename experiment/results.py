@@ -27,7 +27,7 @@ from provenance.source import project_imports
 from provenance.source import source_hash as _source_hash
 
 FORMAT = "feature-recovery-results"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # raised on any incompatible change of results.json's layout
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA_PATH = PACKAGE_DIR / "results.schema.json"
 # One thread keeps floating-point reductions in one order: bit-identical reruns.

@@ -1,4 +1,4 @@
-"""The three students trained on the same seeds, and what sets each apart.
+"""The four students trained on the same seeds, and what sets each apart.
 
 - main: four fixed keys, the tetrahedron, which the teacher uses too.
 - learned_keys: the teacher is unchanged, but the student learns its own four

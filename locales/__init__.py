@@ -21,9 +21,11 @@ product keeps a table by language. Its fields:
                     states, and every measured quantity (sitebuild.evidence)
 
 A language is its record, its pages (`page.<code>.md`) and its entry under
-mkdocs.yml's i18n plugin. The computations that read a record (the examples, the
-companion notebook) import this package, which makes it part of their source hash
-(sitebuild/runs.py reads their imports), so that an edit of a record runs them again.
+mkdocs.yml's i18n plugin, whose `default: true` marks the site's default language
+(default_code() reads it there for what runs outside MkDocs). The computations that
+read a record (the examples, the companion notebook) import this package, which makes
+it part of their source hash (sitebuild/runs.py reads their imports), so that an edit
+of a record runs them again.
 """
 
 from __future__ import annotations
@@ -103,6 +105,21 @@ def records(folder: Path = FOLDER) -> dict[str, Language]:
 
 def codes() -> tuple[str, ...]:
     return tuple(records())
+
+
+@functools.cache
+def default_code(config: Path = FOLDER.parent / "mkdocs.yml") -> str:
+    """The locale of the default entry of CONFIG's i18n plugin, read without loading
+    MkDocs (its tags, !ENV and !!python, are left unresolved)."""
+    import yaml  # MkDocs' own dependency: the computations that read records need none
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    settings = yaml.load(config.read_text(encoding="utf-8"), Loader=Loader)
+    i18n = next(p["i18n"] for p in settings["plugins"] if isinstance(p, dict) and "i18n" in p)
+    return next(language["locale"] for language in i18n["languages"] if language.get("default"))
 
 
 def record(code: str) -> Language:

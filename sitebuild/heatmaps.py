@@ -12,6 +12,7 @@ page are its own sentence while the numbers come from one computation.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable
 
 from sitebuild.suggest import closest
@@ -20,12 +21,9 @@ from sitebuild.values import lookup, render
 LEVELS = 10  # heat-0 … heat-10
 
 
-class HeatmapError(ValueError):
-    pass
-
-
 def level(weight: float) -> int:
-    return min(LEVELS, max(0, round(weight * LEVELS)))
+    """The shade of WEIGHT, halves rounded up (as the calculator's Math.round)."""
+    return min(LEVELS, max(0, math.floor(weight * LEVELS + 0.5)))
 
 
 def _cell(values, path: str, language: str, masked: bool = False) -> str:

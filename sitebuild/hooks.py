@@ -297,7 +297,7 @@ def on_post_build(config) -> None:
     _build.started = None
     if _build.serving:
         if report.count:
-            log.error(report.text())
+            log.error(report.text(published=True))
         log.info(report.summary(seconds))
         return
     if report.count:

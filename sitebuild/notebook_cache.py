@@ -15,7 +15,7 @@ import copy
 import hashlib
 from pathlib import Path
 
-_RENDERED: dict[str, tuple] = {}  # key -> (content, toc, title)
+_RENDERED: dict[str, tuple] = {}  # page -> (key, (content, toc, title)): the last only
 
 
 def render_once(page, settings: dict) -> None:
@@ -27,10 +27,12 @@ def render_once(page, settings: dict) -> None:
     key, render = digest.hexdigest(), page.render
 
     def render_once(config, files):
-        if key not in _RENDERED:
+        kept_key, kept = _RENDERED.get(page.file.src_uri, (None, None))
+        if kept_key != key:
             render(config, files)
-            _RENDERED[key] = copy.deepcopy((page.content, page.toc, page.title))
+            kept = copy.deepcopy((page.content, page.toc, page.title))
+            _RENDERED[page.file.src_uri] = key, kept
         # A copy: the hooks give the table of contents the site's heading ids.
-        page.content, page.toc, page.title = copy.deepcopy(_RENDERED[key])
+        page.content, page.toc, page.title = copy.deepcopy(kept)
 
     page.render = render_once

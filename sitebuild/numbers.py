@@ -4,6 +4,7 @@ Styles name the precision a sentence needs:
 
     int     4096          grouped digits
     fixN    0.332         N decimals
+    zeroN   ≈ 0           as fixN, but a value that rounds to zero reads ≈ 0
     sigN    0.75          N significant digits, trailing zeros dropped
     sciN    1.3 × 10⁻³¹   N significant digits in scientific notation
     plain   0.03          the shortest exact form, as Python's repr

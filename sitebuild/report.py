@@ -38,7 +38,9 @@ class Report:
     def summary(self, seconds: float) -> str:
         return f"built in {seconds:.1f} s; {self.count} page error{'s' * (self.count != 1)}"
 
-    def text(self) -> str:
+    def text(self, published: bool = False) -> str:
+        """Every error, grouped by page; PUBLISHED: whether the pages are served anyway
+        (under `serve`, with the errors on them)."""
         parts = []
         for path in sorted(self.errors):
             faults = sorted(self.errors[path])
@@ -47,7 +49,8 @@ class Report:
         for name, outcome in sorted(self.claims.items()):
             parts.append(self._claim_text(name, outcome))
         noun = "error" if self.count == 1 else "errors"
-        return (f"{self.count} {noun} on the pages; nothing is published.\n\n"
+        fate = "the pages show them" if published else "nothing is published"
+        return (f"{self.count} {noun} on the pages; {fate}.\n\n"
                 + "\n\n".join(parts))
 
     def _claim_text(self, name: str, outcome) -> str:

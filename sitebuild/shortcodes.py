@@ -6,7 +6,7 @@
     {{ list experiment.snapshots.steps int }}        "0, 5, 10": an enumeration (t = …)
     {{ items experiment.config.seeds int }}          "0, 1 and 2" ("0, 1 і 2", "0, 1 och 2")
     {{ mat examples.two_positions.W_V sig3 }}        "[[2, 0], [0, 2]]"
-    {{ rows heldout }}                               table body rows (sitebuild.tables)
+    {{ rows three_keys }}                            table body rows (sitebuild.tables)
     {{ heatmap bank_1 }}                             an attention matrix (sitebuild.heatmaps)
     {{ tiles bank_1 }}                               a sentence's token tiles, as <li> items
     {{ claim heldout_at_float_precision }}           a checked sentence's evidence mark
@@ -99,7 +99,7 @@ def _render(kind: str, args: list[str], values: dict, language: str, outcomes: d
         draw = heatmaps.render_heatmap if kind == "heatmap" else heatmaps.tiles
         try:
             return draw(args[0], values, language)
-        except (KeyError, IndexError, TypeError, heatmaps.HeatmapError) as error:
+        except (KeyError, IndexError, TypeError) as error:
             raise ShortcodeError(f"{kind} {args[0]!r}: {_said(error)}") from error
     if kind == "lang":
         expect(1, "{{ lang code }}")

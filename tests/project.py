@@ -16,7 +16,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-import yaml
 
 import locales
 
@@ -24,20 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 _ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
-def _default_language() -> str:
-    """The locale of mkdocs.yml's default i18n entry, read without loading MkDocs (its
-    tags, !ENV and !!python, are left unresolved)."""
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
-    return next(language["locale"] for language in i18n["languages"] if language.get("default"))
-
-
 # The site's languages are its records (locales/<code>.toml), the default one first.
-DEFAULT = _default_language()
+DEFAULT = locales.default_code()
 LANGUAGES = (DEFAULT, *(code for code in locales.codes() if code != DEFAULT))
 TRANSLATIONS = LANGUAGES[1:]
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")

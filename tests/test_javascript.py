@@ -18,7 +18,7 @@ TOP_LEVEL = re.compile(r"^(?:export )?(?:async )?(?:function\*?|const|let|var|cl
                        r"([A-Za-z_$][\w$]*)", re.MULTILINE)
 EXPORT = re.compile(r"^export (?:async )?(?:function\*?|const|let|class) ([A-Za-z_$][\w$]*)",
                     re.MULTILINE)
-NAMED_IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([^"]+)";', re.MULTILINE)
+NAMED_IMPORT = re.compile(r'^import \{([^}]*)\}\s*from "\./([^"]+)";', re.MULTILINE)
 NAMESPACE_IMPORT = re.compile(r'^import \* as (\w+) from "\./([^"]+)";', re.MULTILINE)
 DYNAMIC_IMPORT = re.compile(r'\bimport\("\./([^"]+)"\)')
 ANY_IMPORT = re.compile(r'\bimport\b[^;]*?"([^"]+)"|\bimport\("([^"]+)"\)')
@@ -64,6 +64,10 @@ def test_every_import_names_a_module_of_the_site_and_what_it_exports():
         for specifier in [a or b for a, b in ANY_IMPORT.findall(source)]:
             assert specifier.startswith("./") and specifier[2:] in found, \
                 f"{name} imports {specifier!r}: not a module of {SCRIPTS.name}/"
+        every = [a or b for a, b in ANY_IMPORT.findall(source) if (a or b).startswith("./")]
+        read = (NAMED_IMPORT.findall(source) + NAMESPACE_IMPORT.findall(source)
+                + [(None, module) for module in DYNAMIC_IMPORT.findall(source)])
+        assert len(every) == len(read), f"{name}: an import of a form this test cannot read"
         for names, module in NAMED_IMPORT.findall(source):
             wanted = {part.split(" as ")[0].strip() for part in names.split(",") if part.strip()}
             missing = wanted - exports(found[module])

@@ -36,7 +36,7 @@ def tracked() -> list[str]:
     return [path for path in listed if not path.endswith(BINARY) and (ROOT / path).is_file()]
 
 
-def test_no_product_file_but_mkdocs_yml_names_a_language():
+def test_no_product_file_outside_a_languages_homes_names_one():
     product = [p for p in tracked() if not p.startswith("tests/") and not OWN_HOMES.match(p)]
     assert naming_a_language(product) == {}
 

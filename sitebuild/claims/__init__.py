@@ -152,7 +152,7 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def _description(check: Callable) -> str:
-    """The first sentence of CHECK's docstring, on one line."""
+    """CHECK's docstring on one line: what the claim checks."""
     doc = " ".join((inspect.getdoc(check) or "").split())
     if not doc:
         raise ValueError(f"claim {check.__name__!r} needs a docstring: one sentence that says "
@@ -176,6 +176,14 @@ def claim(refute: Callable[[dict], None]) -> Callable:
         return check
 
     return decorate
+
+
+def difference(a, b) -> float:
+    """The largest |a_i - b_i| of two vectors (0 for two empty ones). Vectors of
+    different lengths are infinitely far apart: no bound holds for them."""
+    if len(a) != len(b):
+        return math.inf
+    return max((abs(x - y) for x, y in zip(a, b, strict=True)), default=0.0)
 
 
 def set_value(values: dict, path: str, new) -> None:

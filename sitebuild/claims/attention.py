@@ -6,19 +6,11 @@ from __future__ import annotations
 
 import math
 
-from sitebuild.claims import above, below, claim, equal, evidence, set_value
+from sitebuild.claims import above, below, claim, difference, equal, evidence, set_value
 from sitebuild.values import lookup
 
 # Exact arithmetic on small numbers still rounds in float64 (0.1 * 3 is not 0.3).
 TOLERANCE = 1e-12
-
-
-def _difference(a, b) -> float:
-    """The largest |a_i - b_i| of two vectors (0 for two empty ones). Vectors of
-    different lengths are infinitely far apart: no bound holds for them."""
-    if len(a) != len(b):
-        return math.inf
-    return max((abs(x - y) for x, y in zip(a, b, strict=True)), default=0.0)
 
 
 def _sentences(values):
@@ -57,8 +49,6 @@ def worked_key_is_ln3(values):
                            f"ln 3 = {example['ln3']!r}")
 
 
-
-
 @claim(refute=lambda v: set_value(v, "examples.two_positions.exponentials", [math.e, 1.0]))
 def worked_exponentials_are_whole(values):
     """The hand check's exponentials and their sum are whole numbers, to rounding."""
@@ -78,7 +68,7 @@ def worked_example_scale_is_one(values):
     raw = [example["q_2"] * example["k_1"], example["q_2"] * example["k_2"]]
     return evidence(
         equal("key_dimension", example["d_k"], 1),
-        below("dot_product_score_difference", _difference(raw, example["scores"]),
+        below("dot_product_score_difference", difference(raw, example["scores"]),
               TOLERANCE, "sci1"),
         detail=f"d_k = {example['d_k']}, dot products {raw}, scores {example['scores']}")
 
@@ -94,9 +84,9 @@ def worked_output_leans_towards_position_1(values):
     return evidence(
         above("weight_of_position_1", a_1, a_2, "fix2"),
         below("weight_sum_distance_from_one", abs(a_1 + a_2 - 1.0), TOLERANCE, "sci1"),
-        below("head_output_recomputed_difference", _difference(mixed, example["h_2"]),
+        below("head_output_recomputed_difference", difference(mixed, example["h_2"]),
               TOLERANCE, "sci1"),
-        above("head_output_input_difference", _difference(example["h_2"], example["x_2"]), 0),
+        above("head_output_input_difference", difference(example["h_2"], example["x_2"]), 0),
         detail=f"attention weights {example['weights']}, head output {example['h_2']}, "
                f"input {example['x_2']}",
     )
@@ -110,12 +100,12 @@ def equal_scores_mix_evenly(values):
     example = lookup(values, "examples.two_positions")
     a_1, a_2 = exercise["weights"]
     average = [(v1 + v2) / 2 for v1, v2 in zip(exercise["v_1"], exercise["v_2"], strict=True)]
-    value_change = max(_difference(exercise["v_1"], example["v_1"]),
-                       _difference(exercise["v_2"], example["v_2"]))
+    value_change = max(difference(exercise["v_1"], example["v_1"]),
+                       difference(exercise["v_2"], example["v_2"]))
     return evidence(
         equal("score_difference", exercise["scores"][0] - exercise["scores"][1], 0, "sig2"),
         below("weight_difference", abs(a_1 - a_2), TOLERANCE, "sci1"),
-        below("head_output_recomputed_difference", _difference(average, exercise["h_2"]),
+        below("head_output_recomputed_difference", difference(average, exercise["h_2"]),
               TOLERANCE, "sci1"),
         equal("value_vector_change_from_worked_example", value_change, 0, "sig2"),
         detail=f"scores {exercise['scores']} give attention weights {exercise['weights']} and "
@@ -197,8 +187,8 @@ def clues_look_alike_but_differ_in_sense(values):
     embeddings = lookup(values, "examples.bank.model.embeddings")
     first, second = embeddings["clue_1"], embeddings["clue_2"]
     return evidence(
-        below("clue_look_difference", _difference(first[:2], second[:2]), TOLERANCE, "sci1"),
-        above("clue_sense_difference", _difference(first[2:], second[2:]), 0),
+        below("clue_look_difference", difference(first[:2], second[:2]), TOLERANCE, "sci1"),
+        above("clue_sense_difference", difference(first[2:], second[2:]), 0),
         detail=f"clue_1 {first}, clue_2 {second}")
 
 
@@ -234,10 +224,10 @@ def keys_copy_and_queries_turn_the_look_plane(values):
     identity = [[1.0, 0.0], [0.0, 1.0]]
     return evidence(
         below("key_look_rows_departure_from_identity",
-              max(_difference(row, want) for row, want in zip(W_K, identity, strict=True)),
+              max(difference(row, want) for row, want in zip(W_K, identity, strict=True)),
               TOLERANCE, "sci1"),
         below("query_look_rows_departure_from_quarter_turn",
-              max(_difference(row, want) for row, want in zip(W_Q, turn, strict=True)),
+              max(difference(row, want) for row, want in zip(W_Q, turn, strict=True)),
               TOLERANCE, "sci1"),
         above("query_stretch", stretch, 1),
         detail=f"look rows of W_Q {W_Q}, of W_K {W_K}")
@@ -251,7 +241,7 @@ def bank_projections_are_embeddings_times_weights(values):
     differences, shown = [], []
     for language, number, s in _sentences(values):
         X = _embeddings(values, s)
-        worst = max(_difference(_times(x, model[matrix]), s[letter][i])
+        worst = max(difference(_times(x, model[matrix]), s[letter][i])
                     for i, x in enumerate(X)
                     for letter, matrix in (("Q", "W_Q"), ("K", "W_K"), ("V", "W_V")))
         differences.append(worst)
@@ -271,8 +261,8 @@ def bank_scores_are_scaled_dot_products(values):
     for language, number, s in _sentences(values):
         q = s["Q"][s["ambiguous"]]
         recomputed = [_dot(q, k) for k in s["K"]]
-        dots.append(_difference(recomputed, s["dot_products"]))
-        scores.append(_difference([d / math.sqrt(d_k) for d in recomputed], s["scores"]))
+        dots.append(difference(recomputed, s["dot_products"]))
+        scores.append(difference([d / math.sqrt(d_k) for d in recomputed], s["scores"]))
         lengths += [abs(len(k) - d_k) for k in s["K"]]
         shown.append(f"{language} {number}: scores {_rounded(s['scores'])}")
     return evidence(
@@ -297,7 +287,7 @@ def bank_weights_are_softmax_of_scores(values):
             exponentials = [math.exp(x - max(seen)) for x in seen]
             total = sum(exponentials)
             softmax = [e / total for e in exponentials] + [0.0] * (len(row) - i - 1)
-            worst = max(worst, _difference(softmax, row))
+            worst = max(worst, difference(softmax, row))
         differences.append(worst)
         shown.append(f"{language} {number}: {worst:.3g}")
     return evidence(
@@ -315,7 +305,7 @@ def bank_value_is_twice_its_start(values):
     starts, axes, shown = [], [], []
     for language, number, s in _sentences(values):
         value, start = s["by_kind"]["self"]["value"], s["sense_before"]
-        starts.append(_difference(value, [2 * x for x in start]))
+        starts.append(difference(value, [2 * x for x in start]))
         for j, role in enumerate(s["roles"]):
             if role.startswith("clue"):  # clue_1's value has no sense-2 part
                 axes.append(abs(s["V"][j][2 - int(role[-1])]))
@@ -334,10 +324,10 @@ def bank_head_output_is_weighted_sum(values):
     contributions, sums, shown = [], [], []
     for language, number, s in _sentences(values):
         row = s["weights"][s["ambiguous"]]
-        contributions.append(max(_difference([a * x for x in v], c) for a, v, c in
+        contributions.append(max(difference([a * x for x in v], c) for a, v, c in
                                  zip(row, s["V"], s["contributions"], strict=True)))
         total = [sum(c[i] for c in s["contributions"]) for i in range(len(s["h"]))]
-        sums.append(_difference(total, s["h"]))
+        sums.append(difference(total, s["h"]))
         shown.append(f"{language} {number}: h = {_rounded(s['h'])}")
     return evidence(
         below("contribution_recomputed_difference", max(contributions), TOLERANCE, "sci1"),
@@ -356,7 +346,7 @@ def clue_key_aligns_with_the_query(values):
         clue_dots.append(dots[s["clue"]])
         plain_dots += [d for d, r in zip(dots, roles, strict=False) if r == "plain"]
         own_dots.append(abs(dots[s["ambiguous"]]))
-        recorded.append(_difference(dots, s["dot_products"]))
+        recorded.append(difference(dots, s["dot_products"]))
         shown.append(f"{language} {number}: dot products {_rounded(dots)}")
     return evidence(
         above("smallest_clue_dot_product", min(clue_dots), 0),
@@ -434,8 +424,8 @@ def weight_ratio_is_exp_of_gap(values):
 def constant_shift_changes_nothing(values):
     """Adding a constant (not zero) to every score, or subtracting the largest, leaves
     every bank sentence's attention weights as they are."""
-    changes = {f"{language} {number}": max(_difference(s["shifted_weights"], row),
-                                            _difference(s["unshifted_weights"], row))
+    changes = {f"{language} {number}": max(difference(s["shifted_weights"], row),
+                                            difference(s["unshifted_weights"], row))
                for language, number, s in _sentences(values)
                for row in [s["weights"][s["ambiguous"]]]}
     shift = lookup(values, "examples.bank.shift")
@@ -538,7 +528,7 @@ def bank_outputs_differ(values):
     for language, number, s in _sentences(values):
         row = s["weights"][s["ambiguous"]]
         mixed = [sum(a * v[c] for a, v in zip(row, s["V"], strict=True)) for c in range(2)]
-        recomputed.append(_difference(mixed, s["h"]))
+        recomputed.append(difference(mixed, s["h"]))
         leads.append(_lead(s["h"], number - 1))
         shown.append(f"{language} {number}: head output {_rounded(s['h'])}")
     return evidence(
@@ -557,7 +547,7 @@ def bank_moves_towards_its_sense(values):
         before, after = s["sense_before"], s["sense_after"]
         added = [b + h for b, h in zip(before, s["h"], strict=True)]
         middle.append(abs(before[0] - before[1]))
-        update.append(_difference(after, added))
+        update.append(difference(after, added))
         leads.append(_lead(after, number - 1))
         shown.append(f"{language} {number}: sense coordinates before {_rounded(before)}, "
                      f"after {_rounded(after)}")
@@ -575,7 +565,7 @@ def value_swap_keeps_weights(values):
     """Swapping W_V's columns leaves every bank sentence's attention weights as they
     are, to rounding."""
     moved = {f"{language} {number}": max(
-        _difference(s["swapped"]["weights"], s["weights"][s["ambiguous"]]),
+        difference(s["swapped"]["weights"], s["weights"][s["ambiguous"]]),
         abs(s["swapped"]["clue_weight"] - s["clue_weight"]))
         for language, number, s in _sentences(values)}
     return evidence(
@@ -592,7 +582,7 @@ def value_swap_sends_bank_to_the_other_sense(values):
     swapped_output, leads, shown = [], [], []
     for language, number, s in _sentences(values):
         swapped = s["swapped"]
-        swapped_output.append(_difference(swapped["h"], s["h"][::-1]))
+        swapped_output.append(difference(swapped["h"], s["h"][::-1]))
         leads.append(_lead(swapped["sense_after"], 2 - number))
         shown.append(f"{language} {number}: sense coordinates after the swap "
                      f"{_rounded(swapped['sense_after'])}")
@@ -671,7 +661,7 @@ def second_head_leaves_the_sense(values):
     changes, shown = [], []
     for language, number, s in _sentences(values):
         both = lookup(values, f"examples.heads.sentences.{language}.{number - 1}.updated")
-        changes.append(_difference(both[2:], s["sense_after"]))
+        changes.append(difference(both[2:], s["sense_after"]))
         shown.append(f"{language} {number}: sense coordinates with both heads "
                      f"{_rounded(both[2:])}, head 1 alone {_rounded(s['sense_after'])}")
     return evidence(below("sense_change_by_head_2", max(changes), TOLERANCE, "sci1"),

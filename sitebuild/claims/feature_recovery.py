@@ -17,6 +17,7 @@ from sitebuild.claims import (
     at_most,
     below,
     claim,
+    difference,
     equal,
     evidence,
     register,
@@ -68,14 +69,6 @@ EPS_STYLE = "sci2"
 
 def _in_eps(x: float, values, power: int = 1) -> str:
     return f"{x:.3g} ({x / _eps(values) ** power:.3g} ε{'²' if power == 2 else ''})"
-
-
-def _difference(a, b) -> float:
-    """The largest |a_i - b_i| of two vectors (0 for two empty ones). Vectors of
-    different lengths are infinitely far apart: no bound holds for them."""
-    if len(a) != len(b):
-        return math.inf
-    return max((abs(x - y) for x, y in zip(a, b, strict=True)), default=0.0)
 
 
 def _summary(values, name, variant=None):
@@ -131,11 +124,11 @@ def teacher_example_adds_up(values):
     target = [sum(a * p[i] for a, p in zip(weights, payloads, strict=True))
               for i in range(len(example["target"]))]
     return evidence(
-        below("score_recomputed_difference", _difference(scores, example["scores"]),
+        below("score_recomputed_difference", difference(scores, example["scores"]),
               EXAMPLE_TOLERANCE, "sci1"),
         below("weight_recomputed_difference",
-              _difference(_softmax(example["scores"]), weights), EXAMPLE_TOLERANCE, "sci1"),
-        below("target_recomputed_difference", _difference(target, example["target"]),
+              difference(_softmax(example["scores"]), weights), EXAMPLE_TOLERANCE, "sci1"),
+        below("target_recomputed_difference", difference(target, example["target"]),
               EXAMPLE_TOLERANCE, "sci1"),
         detail=f"scores {example['scores']}, weights {weights}, target {example['target']}")
 
@@ -387,8 +380,8 @@ def value_map_ahead_from_step_20(values):
     snapshots' matrices give."""
     snapshots = lookup(values, "experiment.snapshots")
     query, value_map = snapshots["query_response_error"], snapshots["value_response_error"]
-    recomputed = max(_difference(query, _snapshot_errors(values, "query_response", 0)),
-                     _difference(value_map, _snapshot_errors(values, "value_response", 3)))
+    recomputed = max(difference(query, _snapshot_errors(values, "query_response", 0)),
+                     difference(value_map, _snapshot_errors(values, "value_response", 3)))
     behind = [q for q, v in zip(query[VALUE_AHEAD_FROM:-1], value_map[VALUE_AHEAD_FROM:-1],
                                 strict=True) if not v < q]
     return evidence(
@@ -678,7 +671,7 @@ def adam_moves_along_u_only_early(values):
     then holds it."""
     steps = lookup(values, "experiment.variants.three_keys.trace_steps")
     late = [k for k, step in enumerate(steps) if step >= EARLY_SHARE * steps[-1]]
-    moved = {s["seed"]: max((_difference(s["invisible_component_trace"][k],
+    moved = {s["seed"]: max((difference(s["invisible_component_trace"][k],
                                          s["invisible_component_trace"][-1]) for k in late),
                             default=math.inf)
              for s in _seeds(values, "three_keys")}
@@ -822,7 +815,9 @@ def mixing_matrix_is_orthogonal(values):
 
 # --- The run's files ----------------------------------------------------------------
 
-# The figures the page names, in its order, where it says what a run writes.
+# The figures the page shows, in its order: stated here, not read from experiment/figures.py,
+# so that the run is checked against what the page expects rather than against itself.
+# A new figure of the experiment goes here too (README: A computed figure).
 NAMED_FIGURES = ("query_response", "value_response", "training_snapshots", "loss_curves",
                  "key_geometry", "learned_keys_query_responses", "learned_keys_geometry",
                  "three_keys_query_response", "three_keys_split", "three_keys_along_u")
@@ -856,15 +851,14 @@ def _expected_files() -> set[str]:
 
 
 @claim(refute=_drop_last_figure)
-def run_writes_the_ten_named_figures(values):
-    """The run wrote results.json and the ten figures the page names, each as SVG and
+def run_writes_the_named_figures(values):
+    """The run wrote results.json and the figures the page shows, each as SVG and
     PNG with a dark twin, most also as SVG with decimal commas (light and dark), those
     of several panels also in a phone layout, and nothing else."""
     files = lookup(values, "experiment.files")
     named = _expected_files()
     unnamed, missing = sorted(set(files) - named), sorted(named - set(files))
-    return evidence(equal("named_figures", len(NAMED_FIGURES), 10),
-                    equal("files_not_named", len(unnamed), 0),
+    return evidence(equal("files_not_named", len(unnamed), 0),
                     equal("named_files_not_written", len(missing), 0),
                     detail=f"files the run wrote that the page does not name: "
                            f"{unnamed or 'none'}; named but not written: {missing or 'none'}")

@@ -41,8 +41,6 @@ STEPS = 50
 RELATIVE = 1e-9
 # The page's variants by experiment/variants.py's names.
 PAGE_VARIANTS = {"main": "four", "learned_keys": "learned", "three_keys": "three"}
-# Plain SGD needs larger steps than Adam's; at 1 every variant trains to rounding error.
-SGD_LEARNING_RATE = 1.0
 # The largest seed the widget takes (playground-ui.js).
 MAX_SEED = 99999
 
@@ -68,8 +66,7 @@ def python_training(run: dict, variant_name: str, optimiser: str, seed: int = 0)
     variant = VARIANTS[variant_name]
     settings = {name: tuple(value) if isinstance(value, list) else value
                 for name, value in run["config"].items()}
-    config = Config(**settings | {"seeds": (seed,), "steps": STEPS,
-                                  "sgd_learning_rate": SGD_LEARNING_RATE})
+    config = Config(**settings | {"seeds": (seed,), "steps": STEPS})
     R = torch.tensor(run["mixing_matrix"], dtype=torch.float64)
     rng = data.generator(seed, "training")
     student = student_for(variant, config, seed, rng)
@@ -81,7 +78,8 @@ def python_training(run: dict, variant_name: str, optimiser: str, seed: int = 0)
         "keys": student.keys.tolist(),
         "learnKeys": variant.learn_keys,
         "optimiser": {"name": optimiser,
-                      "lr": config.learning_rate if optimiser == "adam" else SGD_LEARNING_RATE,
+                      "lr": (config.learning_rate if optimiser == "adam"
+                             else config.sgd_learning_rate),
                       "betas": run["optimizer"]["betas"], "eps": run["optimizer"]["eps"]},
         "batches": [{"request": b.request.tolist(), "records": b.records.tolist(),
                      "target": b.target.tolist()} for b in batches],

@@ -36,7 +36,7 @@ def visible_words(node) -> int:
     return len(node.get_text(" ").split())
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code in LIMITS])
 def test_the_article_is_within_its_word_limit(site, language):
     words = visible_words(article(site, language))
     assert words <= LIMITS[language], f"{language}: {words} words, limit {LIMITS[language]}"

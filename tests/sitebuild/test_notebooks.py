@@ -304,7 +304,7 @@ def test_show_draws_each_figure_for_every_language_and_scheme_with_its_words_and
 
 
 def test_in_a_readers_jupyter_a_figure_cell_shows_one_figure_in_its_language(monkeypatch):
-    language = locales.codes()[-1]
+    language = TRANSLATIONS[-1]
     monkeypatch.setenv(NOTEBOOK_LANGUAGE, language)
     displayed, drawn = shown(monkeypatch, labelled, every_page=False)
     assert [metadata for _, metadata in displayed] == [{"language": language, "dark": False}]
@@ -312,8 +312,7 @@ def test_in_a_readers_jupyter_a_figure_cell_shows_one_figure_in_its_language(mon
     assert drawn[0].axes[0].get_xlabel() == step_word(language)
     monkeypatch.delenv(NOTEBOOK_LANGUAGE)
     displayed, _ = shown(monkeypatch, labelled, every_page=False)
-    assert [metadata for _, metadata in displayed] == [
-        {"language": locales.codes()[0], "dark": False}]
+    assert [metadata for _, metadata in displayed] == [{"language": DEFAULT, "dark": False}]
 
 
 def test_a_figure_without_words_is_drawn_once_per_decimal_mark_and_scheme(monkeypatch):

@@ -39,8 +39,8 @@ def test_a_template_is_compiled_once_and_again_after_an_edit(monkeypatch):
 
 
 def _page(path: Path):
-    page = SimpleNamespace(file=SimpleNamespace(abs_src_path=str(path)), content=None,
-                           toc=None, title=None)
+    page = SimpleNamespace(file=SimpleNamespace(abs_src_path=str(path), src_uri=str(path)),
+                           content=None, toc=None, title=None)
     renders = []
 
     def render(config, files):  # mkdocs-jupyter's conversion, counted

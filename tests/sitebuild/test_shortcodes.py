@@ -3,6 +3,7 @@ fault of a page at once, each with its line."""
 
 import pytest
 
+from sitebuild.heatmaps import level
 from sitebuild.shortcodes import expand
 from tests.project import DEFAULT, TRANSLATIONS
 
@@ -266,3 +267,9 @@ def test_the_embedding_table_has_a_row_per_kind_of_word_each_word_once():
 def test_the_queries_table_has_every_word_of_the_second_sentence():
     page = filled("| a | b | c |\n|---|---|---|\n{{ rows bank_queries }}", MODEL, SV)
     assert page.count("\n| ") == 3 and "| Jag | " in page and "[−2,4; 1,8]" in page
+
+
+def test_a_heat_maps_shade_rounds_halves_up_as_the_calculator_does():
+    # 0.25 and 0.05 are the weights of four and of twenty equal scores; Math.round in
+    # attention-calculator.js takes a half up, and the page must shade as the widget does.
+    assert [level(w) for w in (0.0, 0.05, 0.25, 0.349, 0.35, 1.0, 1.2)] == [0, 1, 3, 3, 4, 10, 10]

@@ -257,7 +257,8 @@ function student(W_Q, W_V, keys, learnKeys, choice) {
   };
 }
 
-// The three students of the article (experiment/variants.py): which keys the teacher
+// The students the playground trains, by their keys (experiment/variants.py; the SGD
+// control is the three-keys student with another optimiser): which keys the teacher
 // and the student use, and whether the student learns its own.
 export const VARIANTS = {
   four: { keys: 4, learnKeys: false },
@@ -301,7 +302,7 @@ export function training(run, choice) {
 }
 
 /** The uniform-attention baseline's MSE on BATCH: every record's true payload latents
-    with weight 1/J (measure.py's uniform_attention_mse). */
+    with weight 1/J (measure.py's measure(), its uniform_attention_mse). */
 function uniformAttentionMse(batch) {
   const { count, J, latents, target } = batch;
   let sse = 0;

@@ -25,9 +25,6 @@ import { enhance } from "./run-files.js";
 
 const OPTIMISERS = ["adam", "sgd"];
 const MAX_SEED = 99999;
-// Plain SGD takes larger steps than Adam's: at 1 every variant trains to rounding
-// error within the run's steps (tests/browser/test_playground.py trains with it).
-const SGD_LEARNING_RATE = 1;
 const SLICE_MS = 10; // training between two chances for the page to answer the reader
 
 /** The value of a typed field, or null if it is refused. */
@@ -82,7 +79,7 @@ function buildDom(words, run) {
     optimiser: selectField(words.optimiser, OPTIMISERS.map((o) => [o, words[o]])),
     seed: textField(words.seed, fill(words.seedHint, { max: printed.count(MAX_SEED) })),
     lr: textField(words.learningRate, fill(words.learningRateHint, {
-      adam: printed.rate(run.learningRate), sgd: printed.rate(SGD_LEARNING_RATE) })),
+      adam: printed.rate(run.learningRate), sgd: printed.rate(run.sgdLearningRate) })),
     steps: textField(words.steps, fill(words.stepsHint, { max: printed.count(run.maxSteps) })),
     run: button(words.run, true),
     step: button(words.step),
@@ -297,7 +294,7 @@ function wire(dom, words, run) {
       }
       const next = { ...settings, ...values, [name]: select.control.value };
       if (name === "optimiser") { // each optimiser starts at its own learning rate
-        next.lr = next.optimiser === "sgd" ? SGD_LEARNING_RATE : run.learningRate;
+        next.lr = next.optimiser === "sgd" ? run.sgdLearningRate : run.learningRate;
         dom.lr.control.value = printed.rate(next.lr);
       }
       start(next);
@@ -339,6 +336,7 @@ function mount(container, results) {
     initScale: results.config.init_scale, keyInitScale: results.config.key_init_scale,
     queryScale: results.config.query_scale, batchSize: results.config.batch_size,
     heldoutSize: results.config.heldout_size, learningRate: results.config.learning_rate,
+    sgdLearningRate: results.config.sgd_learning_rate, // the SGD control's, as the run's
     maxSteps: results.config.steps, betas: results.optimizer.betas,
     eps: results.optimizer.eps,
   };
