@@ -14,7 +14,8 @@ from tests.project import LANGUAGES, PAGES
 pytestmark = pytest.mark.browser
 
 # What every page loads: the entry, Material's fixes, and what they import.
-EVERY_PAGE = {"site.js", "accessibility.js", "search-counts.js", "common.js", "dom.js"}
+EVERY_PAGE = {"site.js", "accessibility.js", "search-counts.js", "search-typing.js", "common.js",
+              "dom.js"}
 FIGURES = {"figure-viewer.js"}
 BANK = {"bank-model.js", "maths.js", "run-files.js", "sense-plane.js"}
 WIDGETS = {

@@ -1,6 +1,7 @@
 """The site's search, as a reader uses it: a word of the page's language finds the pages
 that contain it, in every language, Cyrillic included (lunr's own trimmer drops every
-letter that is not Latin, so a Ukrainian word used to find nothing)."""
+letter that is not Latin: the site's search language keeps them), and a word that
+arrives in the field without a key of its own (pasted, dictated, composed)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,18 @@ def test_the_search_dialog_is_named_in_the_page_language(open_site_page):
     page, _ = open_site_page(CYRILLIC, "")
     name = page.locator(".md-search[role='dialog']").get_attribute("aria-label")
     assert name == page.locator(".md-search__input").get_attribute("aria-label") and name
+
+
+def test_a_word_pasted_into_the_field_without_a_key_finds_the_page(open_site_page):
+    language, word, expected = next(case for case in SEARCHES if case[0] == CYRILLIC)
+    page, traffic = open_site_page(language, "")
+    page.keyboard.press("/")
+    page.keyboard.insert_text(word)  # an input event and no key: as a paste or a dictation
+    page.locator(".md-search-result__item").first.wait_for(timeout=30_000)
+    links = page.locator(".md-search-result__link").evaluate_all(
+        "links => links.map(link => link.getAttribute('href'))")
+    assert any(expected in link for link in links), links
+    assert not traffic.console_errors and not traffic.page_errors
 
 
 @pytest.mark.parametrize("typed", APOSTROPHE[1], ids=["ascii", "modifier"])

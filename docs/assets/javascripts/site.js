@@ -5,6 +5,7 @@
    (tests/browser/test_script_loading.py). */
 import * as accessibility from "./accessibility.js";
 import * as searchCounts from "./search-counts.js";
+import * as searchTyping from "./search-typing.js";
 
 // Each widget: the element a page holds it in, and its module, which exports start().
 const WIDGETS = [
@@ -18,6 +19,7 @@ const WIDGETS = [
 function startPage() {
   accessibility.start();
   searchCounts.start();
+  searchTyping.start();
   for (const [selector, load] of WIDGETS) {
     if (!document.querySelector(selector)) continue;
     load().then((widget) => widget.start(),
