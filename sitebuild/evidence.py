@@ -27,8 +27,9 @@ def words(language: str) -> dict:
 
 
 def note(found: Evidence, language: str) -> str:
-    """FOUND's measures as one sentence of LANGUAGE: "largest difference 4.4 × 10⁻¹⁶;
-    the check allows at most 10⁻¹²"."""
+    """FOUND's measures, each as its language's [evidence] `measure` writes a quantity,
+    its value and the relation to its bound: "Largest difference: 4.4 × 10⁻¹⁶ (must be
+    below 10⁻¹²)"."""
     said = words(language)
     parts = []
     for measure in found.measures:
@@ -39,7 +40,7 @@ def note(found: Evidence, language: str) -> str:
         value = format_value(measure.value, measure.style, language)
         bound = format_value(measure.bound, measure.style, language)
         relation = said["relations"][measure.relation].format(bound=bound)
-        parts.append(f"{quantity} {value}; {relation}")
+        parts.append(said["measure"].format(quantity=quantity, value=value, relation=relation))
     text = ". ".join(part[0].upper() + part[1:] for part in parts)
     return text + "."
 
