@@ -19,14 +19,12 @@ class Report:
     claims: dict[str, object] = field(default_factory=dict)  # refuted name -> its Outcome
     claim_uses: dict[str, list[str]] = field(default_factory=dict)  # name -> path:line
 
-    def add(self, path: str, line: int, message: str) -> list[str]:
-        """Note MESSAGE at PATH:LINE; the lines to log, none if it is noted already (each
-        language's pass sees the page errors of every page it builds)."""
+    def add(self, path: str, line: int, message: str) -> None:
+        """Note MESSAGE at PATH:LINE, once (each language's pass sees the page errors of
+        every page it builds)."""
         faults = self.errors.setdefault(path, [])
-        if (line, message) in faults:
-            return []
-        faults.append((line, message))
-        return [f"{path}:{line}: {message}"]
+        if (line, message) not in faults:
+            faults.append((line, message))
 
     def refuted(self, name: str, outcome) -> None:
         self.claims.setdefault(name, outcome)

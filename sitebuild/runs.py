@@ -97,9 +97,6 @@ def execute(computation: Computation, source_hash: str) -> Run:
         shutil.rmtree(out_dir, ignore_errors=True)
         raise RunFailed(f"`python -m {computation.package}` did not finish within "
                         f"{computation.timeout:g} s and was stopped") from None
-    except KeyboardInterrupt:
-        shutil.rmtree(out_dir, ignore_errors=True)
-        raise
     if done.returncode != 0:
         shutil.rmtree(out_dir, ignore_errors=True)
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-25:])

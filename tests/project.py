@@ -27,6 +27,9 @@ _ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 DEFAULT = locales.default_code()
 LANGUAGES = (DEFAULT, *(code for code in locales.codes() if code != DEFAULT))
 TRANSLATIONS = LANGUAGES[1:]
+# What tests that compute outside the run (the explorer in the browser, short trainings)
+# ask of an MSE at float precision: ten orders below any error a reader could call small.
+FLOAT_PRECISION_MSE = 1e-20
 PAGES = ("", "attention/", "feature-recovery/", "notebook/")
 # What a build needs from the project: a copy of these is a complete project.
 PROJECT_PARTS = ("docs", "experiment", "examples", "companion", "locales", "provenance",

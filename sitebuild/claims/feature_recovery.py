@@ -30,9 +30,6 @@ from sitebuild.values import lookup
 # sentence: the main student's entries "within ten ε" and its MSEs "below a hundred
 # ε²" (an error of a few ε per coordinate); the variants, whose errors are a few
 # thousand times larger, "within a thousand ε" and "below a million ε²".
-# Tests that compute outside the run (the explorer in the browser, short trainings)
-# ask this of an MSE: ten orders below any error a reader could call "small".
-FLOAT_PRECISION_MSE = 1e-20
 MAIN_ENTRY_EPS = 10
 MAIN_MSE_EPS2 = 100
 # The shift moves inputs five standard deviations: "below a thousand ε²".

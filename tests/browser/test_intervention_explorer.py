@@ -29,11 +29,11 @@ from experiment.interventions import (
     shift_request,
 )
 from experiment.model import Student, mse
-from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE, SUBSTANTIAL_MSE
+from sitebuild.claims.feature_recovery import SUBSTANTIAL_MSE
 from sitebuild.numbers import format_value
 from tests.browser import axe
 from tests.browser.conftest import page_url
-from tests.project import DEFAULT, LANGUAGES, TRANSLATIONS
+from tests.project import DEFAULT, FLOAT_PRECISION_MSE, LANGUAGES, TRANSLATIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -22,11 +22,10 @@ from playwright.sync_api import expect
 from experiment import data, train
 from experiment.config import Config
 from experiment.variants import VARIANTS, student_for
-from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE
 from sitebuild.numbers import format_value
 from tests.browser import axe
 from tests.browser.conftest import open_page, page_url
-from tests.project import DEFAULT, LANGUAGES, ROOT, TRANSLATIONS, site_words
+from tests.project import DEFAULT, FLOAT_PRECISION_MSE, LANGUAGES, ROOT, TRANSLATIONS, site_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -8,8 +8,9 @@ from experiment.data import NOISE, PAYLOAD, QUERY
 from experiment.measure import invisible_directions
 from experiment.model import Student
 from experiment.variants import VARIANTS
-from sitebuild.claims.feature_recovery import FLOAT_PRECISION_MSE, SUBSTANTIAL_MSE
+from sitebuild.claims.feature_recovery import SUBSTANTIAL_MSE
 from tests.experiment.test_model import R, heldout, known_solution
+from tests.project import FLOAT_PRECISION_MSE
 
 CONFIG = Config()
 

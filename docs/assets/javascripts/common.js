@@ -24,7 +24,6 @@ const SUPERSCRIPT = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "
 export const lang = record.code;
 // Between the numbers of a vector: "; " where the comma is the decimal sign (numbers.py).
 const separatorOf = (language) => (signs(language).decimal === "," ? "; " : ", ");
-export const separator = separatorOf(lang);
 
 /* Numbers, printed as sitebuild/numbers.py prints them, character for character
    (tests/browser/test_numbers.py compares the two). toFixed and toExponential round
