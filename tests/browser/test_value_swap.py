@@ -101,8 +101,7 @@ def test_swapping_keeps_the_weights_and_sends_bank_to_the_other_sense(open_site_
 def test_every_control_and_heading_is_in_the_pages_language(open_site_page, language):
     page, _ = open_site_page(language, "attention/")
     page.wait_for_selector(WIDGET)
-    record = json.loads(page.locator("#site-language").text_content())
-    words = record["words"]["valueSwap"]
+    words = json.loads(page.locator("#site-language").text_content())["words"]["valueSwap"]
     assert page.locator(f"{WIDGET} button").text_content() == words["swap"].replace("W_V", "WV")
     headers = page.locator(f"{WIDGET} thead th").all_inner_texts()  # the swap note is hidden
     assert headers[:2] == [words["sentence"], words["clueWeight"]]
@@ -110,7 +109,7 @@ def test_every_control_and_heading_is_in_the_pages_language(open_site_page, lang
     sentences = state(page)["sentences"]
     first, second = sentences  # each sentence's numbers by name, not as one vector
     assert status.text_content() == words["status"].format(
-        swapped="", w=record["quote"].format(ambiguous_word(language)),
+        swapped="", w=ambiguous_word(language),
         weight1=format_value(first["clue_weight"], "fix2", language),
         weight2=format_value(second["clue_weight"], "fix2", language),
         after1=format_vector(first["sense_after"], "fix2", language),
