@@ -122,12 +122,13 @@ MARKER_SIZES = {"plain": 7, "ambiguous": 8, "clue_1": 9, "clue_2": 6}  # a diamo
 
 
 def _words_by_role(data, language) -> dict[str, list[str]]:
-    """The words of the page's two sentences by role, each once, in order."""
+    """The words of the page's two sentences by role, each once, in order, each in the
+    language's quotes, as the prose and every figure quote a word."""
     words: dict[str, list[str]] = {}
     for s in data["bank"]["sentences"][language]:
         for token, role in zip(s["tokens"], s["roles"], strict=True):
-            if token not in words.setdefault(role, []):
-                words[role].append(token)
+            if _quoted(token, language) not in words.setdefault(role, []):
+                words[role].append(_quoted(token, language))
     return words
 
 
@@ -249,7 +250,10 @@ def quarter_turn(data, language, theme, roles) -> Figure:
         arc = 0.6 * np.hypot(*look) * np.column_stack((np.cos(angles), np.sin(angles)))
         ax.plot(arc[:-1, 0], arc[:-1, 1], color=colour, linewidth=1.2)
         _arrow(ax, arc[-3], arc[-1], colour, width=1.2)
-        lines = [(word, roles[role]) for role in members for word in _wrapped(by_role[role])]
+        # Wider lines than the planes': the quoted plain words stay within the room
+        # above the highest tip.
+        lines = [(word, roles[role]) for role in members
+                 for word in _wrapped(by_role[role], width=30)]
         lines.append((_vector(query, language), colour))
         offset, ha, va = _query_label(query)
         _label(ax, query, lines, offset, ha, va)

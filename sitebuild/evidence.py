@@ -11,6 +11,7 @@ a note on hover and tap: they read the element its ``.footnote-ref`` link points
 from __future__ import annotations
 
 import html
+import re
 
 import locales
 from sitebuild.claims import Evidence
@@ -45,6 +46,17 @@ def note(found: Evidence, language: str) -> str:
     return text + "."
 
 
+# A name such as "W_Q" or "d_k" in a note: an italic letter and its subscript, as the
+# pages' formulas show it (docs/assets/javascripts/dom.js: rich() for the widgets'
+# words), never an underscore, which a screen reader reads out.
+SUBSCRIPTED = re.compile(r"([A-Za-z])_([A-Za-z0-9]+)")
+
+
+def note_html(text: str) -> str:
+    """TEXT, a note, as HTML: escaped, its subscripted names set as subscripts."""
+    return SUBSCRIPTED.sub(r"<i>\1</i><sub>\2</sub>", html.escape(text))
+
+
 def anchor(name: str) -> str:
     return f"evidence-{name.replace('_', '-')}"
 
@@ -70,7 +82,7 @@ class Marks:
         if not self.notes:
             return ""
         said = words(self.language)
-        items = "\n".join(f'<li id="{anchor(name)}"><p>{html.escape(text)}</p></li>'
+        items = "\n".join(f'<li id="{anchor(name)}"><p>{note_html(text)}</p></li>'
                           for name, text in self.notes.items())
         return (f'\n\n<details class="note evidence-notes" id="evidence">\n'
                 f'<summary>{html.escape(said["title"])}</summary>\n'

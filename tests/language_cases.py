@@ -12,7 +12,7 @@ FOURTH = {"code": "de", "name": "Deutsch", "search": "de", "material": "de"}
 
 # The copy button of a listing and the message after a copy: Material's words.
 COPY = {"en": ("Copy to clipboard", "Copied to clipboard"),
-        "uk": ("Скопіювати в буфер", "Скопійовано в буфер"),
+        "uk": ("Копіювати в буфер обміну", "Скопійовано в буфер обміну"),
         "sv": ("Kopiera till urklipp", "Kopierat till urklipp")}
 
 # (language, word typed, a page that contains it); every word is checked to be in that

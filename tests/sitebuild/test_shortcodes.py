@@ -3,6 +3,7 @@ fault of a page at once, each with its line."""
 
 import pytest
 
+from sitebuild.evidence import note_html
 from sitebuild.heatmaps import level
 from sitebuild.shortcodes import expand
 from tests.project import DEFAULT, TRANSLATIONS
@@ -88,6 +89,12 @@ def test_a_claim_the_values_support_shows_an_evidence_mark_and_its_note():
     assert 'href="#evidence-head-order-is-free"' in page and 'class="footnote-ref"' in page
     assert '<li id="evidence-head-order-is-free">' in page  # the note the mark links to
     assert '<details class="note evidence-notes"' in page and "Så kontrollerades" in page
+
+
+def test_a_note_sets_a_subscripted_name_as_a_subscript_not_an_underscore():
+    assert (note_html("Change with W_O adjusted: 0 (must be below √d_k)")
+            == "Change with <i>W</i><sub>O</sub> adjusted: 0 (must be below √<i>d</i><sub>k</sub>)")
+    assert note_html("a < b & c") == "a &lt; b &amp; c"
 
 
 def test_a_claim_used_twice_has_one_number_and_one_note():

@@ -101,10 +101,12 @@ function render(dom, words, bank, swapped) {
   dom.swap.setAttribute("aria-pressed", String(swapped));
   dom.swappedNote.hidden = !swapped;
   const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
+  // Each sentence's number by name: two sentences' weights are not one vector.
+  const [first, second] = shown;
   dom.status.replaceChildren(rich(fill(words.status, {
     swapped: swapped ? words.swappedStatus : "", w: word,
-    weights: vector(shown.map((s) => s.clue_weight), "fix2"),
-    after: shown.map((s) => vector(s.sense_after, "fix2")).join(", "),
+    weight1: fix(first.clue_weight, 2), weight2: fix(second.clue_weight, 2),
+    after1: vector(first.sense_after, "fix2"), after2: vector(second.sense_after, "fix2"),
   })));
   // For tests and the curious: the exact numbers behind what is shown.
   dom.widget.dataset.state = JSON.stringify({ swapped, sentences: shown });
