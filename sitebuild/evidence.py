@@ -11,6 +11,7 @@ a note on hover and tap: they read the element its ``.footnote-ref`` link points
 from __future__ import annotations
 
 import html
+import re
 
 import locales
 from sitebuild.claims import Evidence
@@ -45,6 +46,16 @@ def note(found: Evidence, language: str) -> str:
     return text + "."
 
 
+# "W_Q", "d_k": a letter and its subscript, drawn as the formulas and the widgets draw
+# them (dom.js: rich), so that a note shows no underscore.
+SUBSCRIPTED = re.compile(r"([A-Za-zŷ])_([A-Za-z0-9]+)")
+
+
+def as_html(text: str) -> str:
+    """TEXT escaped for HTML, each "W_Q" an italic letter with its subscript."""
+    return SUBSCRIPTED.sub(r"<i>\1</i><sub>\2</sub>", html.escape(text))
+
+
 def anchor(name: str) -> str:
     return f"evidence-{name.replace('_', '-')}"
 
@@ -70,7 +81,7 @@ class Marks:
         if not self.notes:
             return ""
         said = words(self.language)
-        items = "\n".join(f'<li id="{anchor(name)}"><p>{html.escape(text)}</p></li>'
+        items = "\n".join(f'<li id="{anchor(name)}"><p>{as_html(text)}</p></li>'
                           for name, text in self.notes.items())
         return (f'\n\n<details class="note evidence-notes" id="evidence">\n'
                 f'<summary>{html.escape(said["title"])}</summary>\n'
