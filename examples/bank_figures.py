@@ -97,15 +97,15 @@ def teaser(data, language, theme, roles) -> Figure:
     ax.plot([0, 1.55], [0, 1.55], color=theme["reference"], linestyle=":", linewidth=1)
     start = pair[0]["sense_before"]
     ax.plot(*start, marker="o", color=roles["ambiguous"], markersize=8, zorder=4)
-    before = locales.record(language).figures["start"]
-    ax.annotate(before.format(w=pair[0]["tokens"][pair[0]["ambiguous"]]), start,
+    words = locales.record(language).figures
+    ax.annotate(words["start"].format(w=pair[0]["tokens"][pair[0]["ambiguous"]]), start,
                 xytext=(8, -14), textcoords="offset points")
     for index, (s, marker) in enumerate(zip(pair, ("s", "D"), strict=True), start=1):
         colour = roles[f"clue_{index}"]
         end = s["sense_after"]
         _arrow(ax, start, end, colour, width=2)
         ax.plot(*end, marker=marker, color=colour, markersize=7, zorder=4)
-        clue = _quoted(s["tokens"][s["clue"]], language)
+        clue = words["end"].format(w=_quoted(s["tokens"][s["clue"]], language))
         # Sentence 1 ends low and right, sentence 2 high: each label on the free side.
         offset, align = ((-2, 9), "right") if index == 1 else ((9, -4), "left")
         ax.annotate(clue, end, xytext=offset, textcoords="offset points", color=colour,

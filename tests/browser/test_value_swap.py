@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+import locales
 from examples import bank
 from sitebuild.numbers import format_value, format_vector
 from tests.browser import axe
@@ -105,15 +106,18 @@ def test_every_control_and_heading_is_in_the_pages_language(open_site_page, lang
     assert page.locator(f"{WIDGET} button").text_content() == words["swap"].replace("W_V", "WV")
     headers = page.locator(f"{WIDGET} thead th").all_inner_texts()  # the swap note is hidden
     assert headers[:2] == [words["sentence"], words["clueWeight"]]
+    record = locales.record(language)
+    clues = [next(t for t, role in s if role.startswith("clue")) for s in record.sentences]
+    assert page.locator(f"{WIDGET} .value-swap__move text").all_text_contents() == [
+        words["end"].format(w=record.quote.format(clue)) for clue in clues]
     status = page.locator(f"{WIDGET} .widget__status")  # for a screen reader, not shown
     sentences = state(page)["sentences"]
-    first, second = sentences  # each sentence's numbers by name, not as one vector
     assert status.text_content() == words["status"].format(
         swapped="", w=ambiguous_word(language),
-        weight1=format_value(first["clue_weight"], "fix2", language),
-        weight2=format_value(second["clue_weight"], "fix2", language),
-        after1=format_vector(first["sense_after"], "fix2", language),
-        after2=format_vector(second["sense_after"], "fix2", language))
+        weight1=format_value(sentences[0]["clue_weight"], "fix2", language),
+        weight2=format_value(sentences[1]["clue_weight"], "fix2", language),
+        after1=format_vector(sentences[0]["sense_after"], "fix2", language),
+        after2=format_vector(sentences[1]["sense_after"], "fix2", language))
     assert status.bounding_box()["width"] <= 1
 
 

@@ -72,3 +72,14 @@ def test_the_catalogue_lists_every_claim_with_its_description_and_pages(site):
         if entry["name"] in used:
             assert all(re.fullmatch(r"docs/[\w.-]+\.md:\d+", u) for u in entry["used_at"])
             assert entry["used_at"], entry["name"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_note_draws_a_subscript_as_the_formulas_do(site, language):
+    """"W_Q" in a quantity's words shows as W with a subscript Q, never an underscore."""
+    html = BeautifulSoup(page_file(site, language, "attention/").read_text(encoding="utf-8"),
+                         "html.parser")
+    notes = html.select("details.evidence-notes ol > li")
+    assert not [n.get_text() for n in notes if "_" in n.get_text()]
+    assert any(sub.get_text() == "Q" and sub.find_previous_sibling("i").get_text() == "W"
+               for note in notes for sub in note.select("sub"))

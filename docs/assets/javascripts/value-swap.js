@@ -31,14 +31,14 @@ function compute(bank, swapped) {
 
 /* ---- The DOM --------------------------------------------------------------- */
 
-function plane(bank) {
+function plane(words, bank) {
   const root = sensePlane("value-swap__plane", bank.senses);
   const moves = bank.sentences.map((s, i) => {
     const group = svg("g", { class: `value-swap__move value-swap__move--${i + 1}` });
     const line = svg("line", {});
     const dot = svg("circle", { r: 0.06 });
     const label = svg("text", {});
-    label.append(quoted(s.tokens[s.clue]));
+    label.append(fill(words.end, { w: quoted(s.tokens[s.clue]) }));
     group.append(line, dot, label);
     root.append(group);
     return { line, dot, label };
@@ -55,7 +55,7 @@ function buildDom(words, bank) {
   });
   const dom = {
     rows,
-    plane: plane(bank),
+    plane: plane(words, bank),
     swap: el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
              rich(words.swap)),
     swappedNote: el("span", { class: "value-swap__note", hidden: true },
@@ -95,7 +95,10 @@ function render(dom, words, bank, swapped) {
     move.line.setAttribute("y2", -y);
     move.dot.setAttribute("cx", x);
     move.dot.setAttribute("cy", -y);
-    move.label.setAttribute("x", Math.min(x + 0.07, LIMIT - 0.5));
+    // A label right of the middle ends at its dot, so that it stays inside the plane.
+    const right = x > LIMIT / 2;
+    move.label.setAttribute("text-anchor", right ? "end" : "start");
+    move.label.setAttribute("x", right ? x + 0.05 : x + 0.07);
     move.label.setAttribute("y", -y - 0.11);
   });
   dom.swap.setAttribute("aria-pressed", String(swapped));
