@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import math
 
-from sitebuild.claims import (above, at_most, below, claim, difference, equal, evidence,
-                              set_value)
+from sitebuild.claims import above, at_most, below, claim, difference, equal, evidence, set_value
 from sitebuild.values import lookup
 
 # Exact arithmetic on small numbers still rounds in float64 (0.1 * 3 is not 0.3).

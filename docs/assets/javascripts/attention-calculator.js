@@ -19,7 +19,7 @@
    Three parts: state (pure functions), the DOM, the events. */
 import { calculator, inverse2 } from "./bank-model.js";
 import { fill, fix, items, lang, pageWords, quoted, vector } from "./common.js";
-import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
+import { el, keyboardScrollable, replaceStatic, rich, svg, svgText, uid } from "./dom.js";
 import { matmul } from "./maths.js";
 import { enhance } from "./run-files.js";
 import { placeLabels, sensePlane } from "./sense-plane.js";
@@ -199,21 +199,17 @@ function lookPlane(words, bank) {
   }
   // The coordinates along the lower and the left edge, away from the arrows at the
   // origin; the axes' names at their positive ends.
-  const text = (attributes, content) => {
-    const node = svg("text", attributes);
-    node.textContent = content;
-    return node;
-  };
   for (let t = -3; t <= 3; t += 1) {
     if (t === 0) continue;
     root.append(
-      text({ x: t, y: PLANE - 0.12, "text-anchor": "middle", class: "calculator__tick" },
+      svgText({ x: t, y: PLANE - 0.12, "text-anchor": "middle", class: "calculator__tick" },
            fix(t, 0)),
-      text({ x: -PLANE + 0.1, y: -t + 0.1, class: "calculator__tick" }, fix(t, 0)));
+      svgText({ x: -PLANE + 0.1, y: -t + 0.1, class: "calculator__tick" }, fix(t, 0)));
   }
   root.append(
-    text({ x: PLANE - 0.12, y: -0.14, "text-anchor": "end", class: "calculator__axis-name" }, "u"),
-    text({ x: 0.14, y: -PLANE + 0.38, class: "calculator__axis-name" }, "w"));
+    svgText({ x: PLANE - 0.12, y: -0.14, "text-anchor": "end", class: "calculator__axis-name" },
+            "u"),
+    svgText({ x: 0.14, y: -PLANE + 0.38, class: "calculator__axis-name" }, "w"));
   const layer = svg("g", {});
   root.append(layer);
   const figure = el("figure", { class: "calculator__figure" }, root,

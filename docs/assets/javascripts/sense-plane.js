@@ -4,19 +4,13 @@
    senses. The article's figures draw the same plane (examples/bank_figures.py). y
    points up: a point (x, y) is drawn at (x, -y). */
 import { fix } from "./common.js";
-import { svg } from "./dom.js";
+import { svg, svgText as text } from "./dom.js";
 
 /** The plane's extent: "bank" moves by up to about 2.2 along a sense. */
 export const LIMIT = 2.4;
 const GRID = 0.5; // the grid's spacing
 const TICKS = [1, 2]; // numbered along both axes; one 0 stands at the corner
 const NAME_ROOM = 0.46; // room for the ticks and the axes' names, left of the plane and below
-
-function text(attributes, content) {
-  const node = svg("text", attributes);
-  node.textContent = content;
-  return node;
-}
 
 /** An <svg> of the plane with the class CLASS_NAME, its axes named SENSES. */
 export function sensePlane(className, senses) {
