@@ -151,14 +151,15 @@ def _vector(values, language: str) -> str:
     return "[" + separator.join(number(v, language, None) for v in values) + "]"
 
 
-def _label(ax, point, lines, offset, ha="left", va="center", fontsize=9) -> None:
-    """LINES, [(text, colour)], stacked one under the other beside POINT: the block's
-    edge VA sits OFFSET points away from it."""
+def _label(ax, point, lines, offset, ha="left", va="center", fontsize=9,
+           xycoords="data") -> None:
+    """LINES, [(text, colour)], stacked one under the other beside POINT (in XYCOORDS):
+    the block's edge VA sits OFFSET points away from it."""
     step = fontsize + 2
     for i, (text, colour) in enumerate(lines):
         shift = {"top": -i, "bottom": len(lines) - 1 - i,
                  "center": (len(lines) - 1) / 2 - i}[va] * step
-        ax.annotate(text, point, xytext=(offset[0], offset[1] + shift),
+        ax.annotate(text, point, xycoords=xycoords, xytext=(offset[0], offset[1] + shift),
                     textcoords="offset points", ha=ha, va=va, color=colour,
                     fontsize=fontsize)
 
@@ -217,10 +218,29 @@ def placed(plane: int):
     return draw
 
 
+def _turn(ax, look, query, colour) -> None:
+    """LOOK (dashed) turned into QUERY (solid) along a spiral: the quarter turn
+    clockwise, its radius growing from the look arrow's length to the query's, kept
+    off both arrows' tips."""
+    start = np.arctan2(look[1], look[0])
+    t = np.linspace(0.1, 0.85, 40)
+    angles = start - t * np.pi / 2  # clockwise
+    radii = np.hypot(*look) + t * (np.hypot(*query) - np.hypot(*look))
+    arc = radii[:, None] * np.column_stack((np.cos(angles), np.sin(angles)))
+    ax.plot(arc[:-1, 0], arc[:-1, 1], color=colour, linewidth=1.1, zorder=2)
+    _arrow(ax, arc[-3], arc[-1], colour, width=1.1, zorder=2)
+    _arrow(ax, (0, 0), query, colour, width=2.2)
+    _arrow(ax, (0, 0), look, colour, width=1.4, style="--", zorder=4)
+
+
+QUARTER_TURN_ORDER = ("ambiguous", "clue_1", "plain")  # the page's order: "bank" first
+
+
 def quarter_turn(data, language, theme, roles) -> Figure:
-    """The look plane: every word's look coordinates x (dashed), the quarter turn
-    clockwise that W_Q gives them (an arc) and its query q = xW_Q (solid), each query
-    labelled with its words and its numbers (the run's, as every point here)."""
+    """W_Q on the look plane, one panel per kind of word ("bank", the clues, the plain
+    words): its look coordinates x (dashed), the quarter turn clockwise that W_Q gives
+    them, stretched (a spiral), and its query q = xW_Q (solid), labelled with the
+    run's numbers; the fourth corner says which line is which."""
     words = locales.record(language).figures
     by_role = _words_by_role(data, language)
     looks = _planes(data, 0)
@@ -228,53 +248,50 @@ def quarter_turn(data, language, theme, roles) -> Figure:
     for s in data["bank"]["sentences"][language]:
         for role, q in zip(s["roles"], s["Q"], strict=True):
             queries.setdefault(role, tuple(q))
-    groups: dict[tuple, list[str]] = {}  # one arrow per distinct look point
-    for role in by_role:
+    groups: dict[tuple, list[str]] = {}  # one panel per distinct look point
+    for role in sorted(by_role, key=lambda r: QUARTER_TURN_ORDER.index(r)
+                       if r in QUARTER_TURN_ORDER else len(QUARTER_TURN_ORDER)):
         groups.setdefault(looks[role], []).append(role)
     points = [*looks.values(), *queries.values()]
-    limits = tuple(_span([p[axis] for p in points], 0.9) for axis in (0, 1))
-    limits = (limits[0], (limits[1][0], limits[1][1] + 0.5))  # room for labels above tips
-    ticks = tuple(range(int(np.ceil(low)), int(np.floor(high)) + 1) for low, high in limits)
-    fig = Figure(figsize=(3.9, 3.9), layout="constrained")
-    ax = fig.add_subplot()
-    _plane(ax, theme, language, limits, ticks, "u", "w", symbols=True)
-    for members in groups.values():
-        _arrow(ax, (0, 0), queries[members[-1]], roles[members[-1]], width=2.2)
-    for look, members in groups.items():  # a look arrow may lie along another's query
-        colour = roles[members[-1]]
+    reach = max(abs(x) for p in points for x in p) + 0.6
+    ticks = tuple(range(-int(reach), int(reach) + 1, max(1, int(reach))))
+    fig = Figure(figsize=(4.0, 4.4), layout="constrained")
+    fig.get_layout_engine().set(h_pad=0.06)  # room above a title of two lines
+    *panels, key = fig.subplots(2, 2).flat  # three kinds of word, and the key
+    for ax, (look, members) in zip(panels, groups.items(), strict=True):
+        colour = roles[members[0]]
         query = queries[members[-1]]
-        _arrow(ax, (0, 0), look, colour, width=1.4, style="--", zorder=4)
-        start = np.arctan2(look[1], look[0])
-        angles = np.linspace(start, start - np.pi / 2, 30)  # clockwise
-        # inside the look arrow's tip, so that the arc and the tip stay apart
-        arc = 0.6 * np.hypot(*look) * np.column_stack((np.cos(angles), np.sin(angles)))
-        ax.plot(arc[:-1, 0], arc[:-1, 1], color=colour, linewidth=1.2)
-        _arrow(ax, arc[-3], arc[-1], colour, width=1.2)
-        # Wider lines than the planes': the quoted plain words stay within the room
-        # above the highest tip.
-        lines = [(word, roles[role]) for role in members
-                 for word in _wrapped(by_role[role], width=30)]
-        lines.append((_vector(query, language), colour))
-        offset, ha, va = _query_label(query)
-        _label(ax, query, lines, offset, ha, va)
-    ax.plot([], [], color=theme["ink"], linewidth=1.4, linestyle="--",
-            label=f"{words['look']} $x$")
-    ax.plot([], [], color=theme["ink"], linewidth=2.2, label=f"{words['queries']} $q = xW_Q$")
-    # Below the plane: no word's label can run into it.
-    fig.legend(frameon=False, loc="outside lower center", ncols=2, fontsize=9,
-               handlelength=1.8, columnspacing=1.2)
+        _plane(ax, theme, language, ((-reach, reach), (-reach, reach)), (ticks, ticks),
+               "u", "w", symbols=True)
+        ax.xaxis.labelpad = 0
+        ax.yaxis.labelpad = 0
+        ax.tick_params(labelsize=8, length=2, pad=1)
+        _turn(ax, look, query, colour)
+        lines = [(word, roles[role]) for role in members for word in _wrapped(by_role[role])]
+        _label(ax, (0.5, 1), lines, (0, 4), "center", "bottom", xycoords="axes fraction")
+        offset, ha, va = _turned_label(query)
+        _label(ax, query, [(_vector(query, language), colour)], offset, ha, va, fontsize=8)
+    key.set_axis_off()
+    handles = [key.plot([], [], color=theme["ink"], linewidth=1.4, linestyle="--")[0],
+               key.plot([], [], color=theme["ink"], linewidth=1.1)[0],
+               key.plot([], [], color=theme["ink"], linewidth=2.2)[0]]
+    stretch = data["bank"]["model"]["W_Q"][1][0]
+    names = [f"{words['look']} $x$", words["turn"].format(k=number(stretch, language, None)),
+             f"{words['queries']} $q = xW_Q$"]
+    key.legend(handles, names, frameon=False, loc="center", fontsize=8.5,
+               handlelength=1.8)
     return fig
 
 
-def _query_label(query) -> tuple[tuple[float, float], str, str]:
-    """Where a query's label goes: beside its tip, away from the arrow and the edge
-    it points to (a query along +u ends at the right edge: its label stands above)."""
+def _turned_label(query) -> tuple[tuple[float, float], str, str]:
+    """Where a query's numbers go: beside its tip, on the side the spiral that reaches
+    it does not come from (it arrives from the anticlockwise side)."""
     u, w = query
     if abs(w) < 1e-9:
-        return ((0, 7), "right", "bottom") if u > 0 else ((0, 7), "left", "bottom")
+        return ((0, -6), "right", "top") if u > 0 else ((0, 6), "left", "bottom")
     if abs(u) < 1e-9:
-        return (8, 0), "left", "center"
-    return (7, 2), "left", "bottom"
+        return ((6, 0), "left", "center") if w < 0 else ((-6, 0), "right", "center")
+    return (6, 2), "left", "bottom"
 
 
 def weights(data, language, theme, roles) -> Figure:
@@ -521,33 +538,34 @@ def _fit_height(fig, ax, xlim, bottom, base, names) -> None:
 
 
 def layer(data, language, theme, roles) -> Figure:
-    """"bank"'s row through the whole layer: h¹ and h² stacked as one column, their
-    concatenation, routed by W_O's blocks (head 1 into the sense plane, head 2 into the
-    look plane), and the residual add x + [h¹, h²] W_O = x′."""
+    """"bank"'s row through the whole layer, in the page's row-vector convention: its
+    head outputs h⁽¹⁾ and h⁽²⁾ side by side, one row, their concatenation, times W_O,
+    whose blocks route head 1 into the sense plane and head 2 into the look plane; under
+    W_O, in its columns, the residual add x + [h⁽¹⁾ h⁽²⁾] W_O = x′."""
     s = data["heads"]["sentences"][language][1]
     W_O = data["heads"]["W_O"]
     heads = (roles["clue_2"], roles["ambiguous"])  # head 1 finds the clue; head 2 the word
     tint = [to_rgba(colour, 0.28) for colour in heads]
-    concatenated = [*s["h_1"], *s["h_2"]]
     row_head = [0, 0, 1, 1]  # which head each entry of the concatenation comes from
     fig = Figure(figsize=(LAYER_WIDTH, LAYER_WIDTH))
     ax = fig.add_axes((0, 0, 1, 1))  # the figure is the plot: _fit_height sizes it
     ax.set_axis_off()
-    left, top = 2.2, 8.0  # W_O's top-left corner; the concatenation stands left of it
-    for i, value in enumerate(concatenated):  # [h¹, h²] as a column, one entry per row of W_O
-        y = top - 1 - i
-        _cells(ax, 0.6, y, [value], language, [tint[row_head[i]]], theme)
-        _cells(ax, left, y, W_O[i], language,
-               [tint[row_head[i]] if entry else None for entry in W_O[i]], theme, digits=None)
-    for index, colour in enumerate(heads):  # a bracket and a name for each head's rows
-        y0, y1 = top - 2 * index - 2, top - 2 * index
-        ax.plot([0.45, 0.35, 0.35, 0.45], [y1 - 0.05, y1 - 0.05, y0 + 0.05, y0 + 0.05],
-                color=colour, linewidth=1.4)
-        ax.text(0.2, (y0 + y1) / 2, f"h{'¹²'[index]}", ha="right", va="center",
-                color=colour, fontstyle="italic", fontsize=11)
-    ax.text(left - 0.35, top - 2, "×", ha="center", va="center", fontsize=13,
+    left, top = 5.0, 8.0  # W_O's top-left corner; the concatenation stands left of it
+    row_y = top - 2.5  # the concatenation, level with W_O's middle
+    _cells(ax, 0.0, row_y, [*s["h_1"], *s["h_2"]], language,
+           [tint[head] for head in row_head], theme)
+    for index, colour in enumerate(heads):  # a bracket and a name over each head's part
+        x0, x1 = 2 * index + 0.05, 2 * index + 1.95
+        y = row_y + 1.15
+        ax.plot([x0, x0, x1, x1], [y - 0.1, y, y, y - 0.1], color=colour, linewidth=1.4)
+        ax.text((x0 + x1) / 2, y + 0.1, f"$h^{{({index + 1})}}$", ha="center", va="bottom",
+                color=colour, fontsize=11)
+    for i, row in enumerate(W_O):  # row i of W_O meets entry i of the concatenation
+        _cells(ax, left, top - 1 - i, row, language,
+               [tint[row_head[i]] if entry else None for entry in row], theme, digits=None)
+    ax.text(left - 0.5, row_y + 0.5, "×", ha="center", va="center", fontsize=13,
             color=theme["ink"])
-    ax.text(left + 4.2, top - 2, "$W_O$", ha="left", va="center", fontsize=11,
+    ax.text(left + 4.15, top - 2, "$W_O$", ha="left", va="center", fontsize=11,
             color=theme["ink"])
     senses = bank_senses()[language]
     names = [ax.text(left + j + 0.3, top + 0.15, name, ha="left", va="bottom", fontsize=8,
@@ -557,11 +575,11 @@ def layer(data, language, theme, roles) -> Figure:
     rows = (("x", s["x"], [None] * 4), ("+", s["written"], [tint[1]] * 2 + [tint[0]] * 2),
             ("= x′", s["updated"], [None] * 4))
     for k, (label, values, fills) in enumerate(rows):
-        y = top - 5.6 - 1.15 * k
+        y = top - 5.4 - 1.15 * k
         _cells(ax, left, y, values, language, fills, theme)
         ax.text(left - 0.2, y + 0.5, label, ha="right", va="center", fontsize=11,
                 color=theme["ink"], fontstyle="italic")
-    _fit_height(fig, ax, (-0.6, left + 5.2), top - 5.6 - 1.15 * 2 - 0.2, top + 0.15, names)
+    _fit_height(fig, ax, (-0.2, left + 5.0), top - 5.4 - 1.15 * 2 - 0.2, top + 0.15, names)
     return fig
 
 

@@ -37,12 +37,13 @@ def scaling_figure(scaling: dict, theme: dict) -> Figure:
             linestyle="-", marker="o", linewidth=1.6,
             label=r"$\mathrm{softmax}(qK^\top/\sqrt{d_k})$")
     ax.axhline(scaling["uniform_weight"], color=theme["reference"], linestyle=":",
-               linewidth=1.2, label=r"$1/n$")
+               linewidth=1.2, label=f"$1/{scaling['keys']}$")  # the uniform weight
     ax.set_xscale("log", base=2)
     ax.set_xticks(d_k, [str(d) for d in d_k])
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(r"$d_k$")
-    ax.set_ylabel(r"$\langle\, \max_j\, a_j \,\rangle$")
+    # The mean largest weight, named level above its axis rather than turned on its side.
+    ax.set_title(r"$\langle \max\, a_j \rangle$", loc="left", fontsize=10)
     ax.grid(True, color=theme["grid"], linewidth=0.6)
     ax.legend(frameon=False, loc="center right")
     return fig

@@ -39,6 +39,7 @@ def compute() -> dict:
         "keys": KEYS,
         "draws": DRAWS,
         "uniform_weight": 1 / KEYS,
+        "root_d_k": [math.sqrt(d_k) for d_k in D_K],  # what each spread should be
         # One list per quantity, in the order of d_k; "largest" is the last d_k's row.
         **{key: [row[key] for row in rows] for key in rows[0]},
         "largest": rows[-1],

@@ -66,9 +66,11 @@ class Language:
     evidence: dict
 
     def for_page(self) -> dict:
-        """What a page's scripts read (common.js): the code, the quote, the words, and
-        every language's signs, since a script may print a number for another language."""
-        return {"code": self.code, "quote": self.quote, "words": self.words,
+        """What a page's scripts read (common.js): the code, the quote, the word "and"
+        of an enumeration, the words, and every language's signs, since a script may
+        print a number for another language."""
+        return {"code": self.code, "quote": self.quote, "and": self.numbers.and_,
+                "words": self.words,
                 "numbers": {code: {"decimal": record.numbers.decimal,
                                    "group": record.numbers.group}
                             for code, record in records().items()}}

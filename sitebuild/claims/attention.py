@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from sitebuild.claims import above, below, claim, difference, equal, evidence, set_value
+from sitebuild.claims import above, at_most, below, claim, difference, equal, evidence, set_value
 from sitebuild.values import lookup
 
 # Exact arithmetic on small numbers still rounds in float64 (0.1 * 3 is not 0.3).
@@ -119,12 +119,16 @@ def equal_scores_mix_evenly(values):
 # ---------------------------------------------------------------------------
 @claim(refute=lambda v: set_value(v, "examples.scaling.spread.9", 5.0))
 def score_spread_grows_like_sqrt_dk(values):
-    """At every d_k, the spread of the dot products is √d_k within five per cent."""
+    """At every d_k, the spread of the dot products is √d_k within five per cent, and
+    the square roots the page prints beside them are √d_k."""
     scaling = lookup(values, "examples.scaling")
     ratios = [s / math.sqrt(d) for s, d in zip(scaling["spread"], scaling["d_k"], strict=True)]
+    roots = [abs(r - math.sqrt(d)) for r, d in zip(scaling["root_d_k"], scaling["d_k"],
+                                                    strict=True)]
     return evidence(
         below("spread_over_sqrt_dk_distance_from_one", max(abs(r - 1) for r in ratios), 0.05,
               "sig2"),
+        below("square_root_recomputed_difference", max(roots), TOLERANCE, "sci1"),
         detail=f"spread / √d_k at d_k {scaling['d_k']}: {_rounded(ratios)}")
 
 
@@ -250,6 +254,24 @@ def bank_projections_are_embeddings_times_weights(values):
         below("projection_recomputed_difference", max(differences), TOLERANCE, "sci1"),
         detail="largest difference between a recorded query, key or value and the "
                "embedding times its matrix, per sentence: " + ", ".join(shown))
+
+
+@claim(refute=lambda v: set_value(v, "examples.bank.model.W_O.0.0", 1.0))
+def w_o_writes_head_1_into_the_sense_plane(values):
+    """Head 1's rows of W_O have one row per coordinate of its output and one column per
+    embedding coordinate; they are zero in the look columns and the identity in the
+    sense columns: W_O copies h into the sense plane."""
+    model = lookup(values, "examples.bank.model")
+    W_O = model["W_O"]
+    identity = [[1.0, 0.0], [0.0, 1.0]]
+    look = max(abs(x) for row in W_O for x in row[LOOK])
+    sense = max(difference(row[SENSE], want) for row, want in zip(W_O, identity, strict=True))
+    return evidence(
+        equal("rows_of_head_1_in_w_o", len(W_O), model["d_v"]),
+        equal("columns_of_w_o", min(len(row) for row in W_O), model["d"]),
+        below("largest_entry_outside_its_plane", look, TOLERANCE, "sci1"),
+        below("sense_columns_departure_from_identity", sense, TOLERANCE, "sci1"),
+        detail=f"head 1's rows of W_O {W_O}")
 
 
 @claim(refute=_in_sentence(0, "bank", "1.scores.2", 3.0))
@@ -557,6 +579,34 @@ def bank_moves_towards_its_sense(values):
         above("lead_to_own_sense_after_update", min(leads), 0, "sig2"),
         detail="; ".join(shown),
     )
+
+
+def _move(s) -> float:
+    """How far "bank" moves in the sense plane in sentence S: the length of its update."""
+    return math.dist(s["sense_after"], s["sense_before"])
+
+
+@claim(refute=_in_sentence(0, "bank", "0.sense_after", [1.5, 0.6]))
+def longer_move_has_fewer_plain_words(values):
+    """In every language both clues get the same score from "bank", and "bank" moves
+    further in the sentence with fewer plain words to share the weight (as far in
+    both where the counts are equal); the two counts differ by at most one."""
+    gaps, disordered, counts, shown = [], [], [], []
+    for language, pair in lookup(values, "examples.bank.sentences").items():
+        plain = [s["roles"].count("plain") for s in pair]
+        moves = [_move(s) for s in pair]
+        gaps.append(abs(pair[0]["by_kind"]["clue"]["score"] - pair[1]["by_kind"]["clue"]["score"]))
+        longer = 0 if abs(moves[0] - moves[1]) < TOLERANCE else (1 if moves[0] > moves[1] else -1)
+        fewer = 0 if plain[0] == plain[1] else (1 if plain[0] < plain[1] else -1)
+        if longer != fewer:
+            disordered.append(language)
+        counts.append(abs(plain[0] - plain[1]))
+        shown.append(f"{language}: plain words {plain}, moves {_rounded(moves)}")
+    return evidence(
+        below("clue_score_difference_between_sentences", max(gaps), TOLERANCE, "sci1"),
+        equal("languages_whose_longer_move_has_more_plain_words", len(disordered), 0),
+        at_most("plain_word_count_difference", max(counts), 1),
+        detail="; ".join(shown))
 
 
 @claim(refute=_in_sentence(0, "bank", "0.swapped.weights",

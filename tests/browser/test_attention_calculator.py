@@ -454,7 +454,8 @@ def test_the_key_of_bank_moves_with_its_query_from_one_embedding(open_site_page)
 # Each label of the sense plane, as the plane's box (y up): the diagonal y = x runs
 # through a label when the label's x and y ranges overlap.
 LABELS = """(widget) => Array.from(
-  widget.querySelectorAll('.calculator__sense text:not(.sense-plane__name)'),
+  widget.querySelectorAll(
+    '.calculator__sense text:not(.sense-plane__name):not(.sense-plane__tick)'),
   (text) => { const b = text.getBBox();
               return [text.textContent, b.x, b.x + b.width, -(b.y + b.height), -b.y]; })"""
 
@@ -466,3 +467,92 @@ def test_no_label_of_the_sense_plane_lies_across_its_diagonal(open_site_page, la
     for text, x0, x1, y0, y1 in page.locator(WIDGET).evaluate(LABELS):
         if text.strip():
             assert x1 < y0 or y1 < x0, (text, x0, x1, y0, y1)
+
+
+def _overlap(a, b) -> bool:
+    return not (a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_sense_planes_labels_name_what_they_mark_and_never_overlap(open_site_page,
+                                                                       language):
+    """The value of "bank" and where "bank" lands are told apart by their labels, and no
+    two labels lie on each other, undecided "bank" (its h on its own value) included."""
+    page, _ = open_site_page(language, "attention/")
+    page.wait_for_selector(WIDGET)
+    words = json.loads(page.locator("#site-language").text_content())["words"]["calculator"]
+    w = vocabulary(language)
+    for tokens in ((w["plain"], w["clue_2"], w["ambiguous"]),
+                   (w["clue_1"], w["clue_2"], w["ambiguous"])):  # the second undecided
+        compose(page, tokens)
+        texts = page.locator(WIDGET).evaluate(LABELS)
+        shown = [text for text, *_ in texts if text.strip()]
+        assert words["landed"].format(w=w["ambiguous"]) in shown
+        assert words["valueOf"].format(w=w["ambiguous"]) in shown
+        assert "h" in shown
+        boxes = [box for text, *box in texts if text.strip()]
+        assert not any(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]), texts
+
+
+def test_the_planes_have_ticks_and_named_axes(open_site_page):
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    look = page.locator(f"{WIDGET} .calculator__plane")
+    assert look.locator(".calculator__axis-name").all_text_contents() == ["u", "w"]
+    ticks = look.locator(".calculator__tick").all_text_contents()
+    assert sorted(set(ticks)) == sorted({printed(float(t), DEFAULT, "int") for t in range(-3, 4)
+                                         if t})
+    sense = page.locator(f"{WIDGET} .calculator__sense .sense-plane__tick")
+    assert sorted(sense.all_text_contents()) == ["0", "1", "1", "2", "2"]
+
+
+def test_a_tie_is_reported_as_a_tie(open_site_page):
+    """With the query of "bank" at right angles to the clue's key, the clue and "bank"
+    itself get the same weight: the status names both, not one winner."""
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    words = json.loads(page.locator("#site-language").text_content())["words"]["calculator"]
+    move(page, 5, (0.0, 3.0))
+    shown = state(page)
+    assert shown["weights"][5][2] == pytest.approx(shown["weights"][5][5], abs=1e-12)
+    status = page.locator(f"{WIDGET} .widget__status").text_content()
+    tokens = [token for token, _ in shown["words"]]
+    both = f"“{tokens[2]}” and “{tokens[5]}”"
+    assert status == words["statusTie"].format(
+        w=tokens[5], v=both, weight=format_value(shown["weights"][5][2], "fix2", DEFAULT),
+        after=format_vector(shown["sense"], "fix2", DEFAULT))
+    move(page, 5, (3.0, 0.0))  # back to one winner, the clue
+    status = page.locator(f"{WIDGET} .widget__status").text_content()
+    assert status.startswith(words["status"].split("{v}")[0].format(w=tokens[5]) + tokens[2])
+
+
+def test_a_full_sentence_without_bank_says_to_take_a_word_out(open_site_page):
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    words = json.loads(page.locator("#site-language").text_content())["words"]["calculator"]
+    w = vocabulary(DEFAULT)
+    compose(page, [w["plain"]] * 8)
+    palette = page.locator(f"{WIDGET} .calculator__palette button")
+    assert all(palette.nth(i).is_disabled() for i in range(palette.count()))
+    note = page.locator(f"{WIDGET} .calculator__note").text_content()
+    assert note == words["fullNoBank"].format(w=w["ambiguous"])
+    page.locator(f"{WIDGET} .calculator__tile").first.click()  # a word out: room for "bank"
+    assert page.locator(f"{WIDGET} .calculator__note").text_content() == words[
+        "needBank"].format(w=w["ambiguous"])
+    assert page.locator(
+        f'{WIDGET} .calculator__palette button[data-token="{w["ambiguous"]}"]').is_enabled()
+
+
+def test_the_first_task_has_a_hint_on_request(open_site_page):
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    words = json.loads(page.locator("#site-language").text_content())["words"]["calculator"]
+    button = page.locator(f"{WIDGET} .calculator__hint-button")
+    text = page.locator(f"{WIDGET} .calculator__hint-text")
+    assert button.get_attribute("aria-expanded") == "false" and text.is_hidden()
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true" and text.is_visible()
+    assert text.text_content() == words["hintEven"].format(w=vocabulary(DEFAULT)["ambiguous"])
+    assert button.get_attribute("aria-controls") == text.get_attribute("id")
+    button.click()
+    assert text.is_hidden()

@@ -76,11 +76,13 @@ def test_the_widget_starts_from_the_numbers_of_the_static_table(open_site_page, 
 def test_swapping_keeps_the_weights_and_sends_bank_to_the_other_sense(open_site_page,
                                                                      examples):
     page, traffic = open_site_page(DEFAULT, "attention/")
-    swap = page.locator(f"{WIDGET} button[aria-pressed]")
+    words = json.loads(page.locator("#site-language").text_content())["words"]["valueSwap"]
+    swap = page.locator(f"{WIDGET} button")
     before = state(page)
     swap.focus()
     page.keyboard.press("Enter")
-    assert swap.get_attribute("aria-pressed") == "true"
+    # The button says what it will do next: swap back.
+    assert swap.text_content() == words["swapBack"].replace("W_V", "WV")
     after = state(page)
     assert after["swapped"] is True
     assert_matches_python(after, DEFAULT)
@@ -94,6 +96,7 @@ def test_swapping_keeps_the_weights_and_sends_bank_to_the_other_sense(open_site_
         assert (now["sense_after"][0] > now["sense_after"][1]) == (number == 1)
     page.keyboard.press("Space")  # and back
     assert state(page)["swapped"] is False
+    assert swap.text_content() == words["swap"].replace("W_V", "WV")
     assert_matches_python(state(page), DEFAULT)
     assert traffic.console_errors == [] and traffic.page_errors == []
 
@@ -110,6 +113,10 @@ def test_every_control_and_heading_is_in_the_pages_language(open_site_page, lang
     clues = [next(t for t, role in s if role.startswith("clue")) for s in record.sentences]
     assert page.locator(f"{WIDGET} .value-swap__move text").all_text_contents() == [
         words["end"].format(w=record.quote.format(clue)) for clue in clues]
+    # Each row is named by its sentence, the page's own words.
+    rows = page.locator(f"{WIDGET} tbody th").all_inner_texts()
+    assert rows == [" ".join(token for token, _ in sentence)
+                    for sentence in bank.sentences()[language]]
     status = page.locator(f"{WIDGET} .widget__status")  # for a screen reader, not shown
     sentences = state(page)["sentences"]
     assert status.text_content() == words["status"].format(
@@ -119,6 +126,29 @@ def test_every_control_and_heading_is_in_the_pages_language(open_site_page, lang
         after1=format_vector(sentences[0]["sense_after"], "fix2", language),
         after2=format_vector(sentences[1]["sense_after"], "fix2", language))
     assert status.bounding_box()["width"] <= 1
+
+
+# Each label and tick of the sense plane, as the plane's box (y up).
+TEXTS = """(widget) => Array.from(widget.querySelectorAll('.sense-plane text'),
+  (text) => { const b = text.getBBox();
+              return [text.getAttribute('class') || '', text.textContent,
+                      b.x, b.x + b.width, -(b.y + b.height), -b.y]; })"""
+
+
+def test_the_plane_has_ticks_and_its_labels_stay_clear_of_each_other(open_site_page):
+    """The plane reads off coordinates (ticks at 0, 1, 2 along both axes), and where
+    "bank" lands is labelled clear of the other sentence's label, swapped or not."""
+    page, _ = open_site_page(DEFAULT, "attention/")
+    page.wait_for_selector(WIDGET)
+    for _ in range(2):
+        texts = page.locator(WIDGET).evaluate(TEXTS)
+        ticks = sorted(text for kind, text, *_ in texts if "tick" in kind)
+        assert ticks == ["0", "1", "1", "2", "2"]
+        labels = [box for kind, text, *box in texts if not kind and text.strip()]
+        assert len(labels) == 2
+        (a0, a1, a2, a3), (b0, b1, b2, b3) = labels
+        assert a1 <= b0 or b1 <= a0 or a3 <= b2 or b3 <= a2
+        page.locator(f"{WIDGET} button").click()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -134,7 +164,7 @@ def test_without_javascript_the_static_table_remains(open_site_page, examples, l
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 def test_swapped_widget_has_no_axe_violations(open_site_page, scheme):
     page, _ = open_site_page(TRANSLATIONS[0], "attention/", scheme=scheme)
-    page.locator(f"{WIDGET} button[aria-pressed]").click()
+    page.locator(f"{WIDGET} button").click()
     assert axe.violations(page, ".value-swap") == []
 
 

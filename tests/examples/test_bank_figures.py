@@ -75,7 +75,7 @@ def test_the_basis_change_figure_draws_the_runs_new_query_and_keys_and_their_dot
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_layer_figure_writes_the_runs_numbers_for_bank(data, language):
-    """Every cell of the layer figure is a number of the run: h¹, h², W_O, x, the added
+    """Every cell of the layer figure is a number of the run: h⁽¹⁾, h⁽²⁾, W_O, x, the added
     row and x′ (two decimals, the page's way), so a changed model changes the figure."""
     s = data["heads"]["sentences"][language][1]
     texts = shown_texts(data, "bank-layer", language)

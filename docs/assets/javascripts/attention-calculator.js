@@ -18,11 +18,11 @@
 
    Three parts: state (pure functions), the DOM, the events. */
 import { calculator, inverse2 } from "./bank-model.js";
-import { fill, fix, lang, pageWords, quoted, vector } from "./common.js";
-import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
+import { fill, fix, items, lang, pageWords, quoted, vector } from "./common.js";
+import { el, keyboardScrollable, replaceStatic, rich, svg, svgText, uid } from "./dom.js";
 import { matmul } from "./maths.js";
 import { enhance } from "./run-files.js";
-import { LIMIT, sensePlane } from "./sense-plane.js";
+import { placeLabels, sensePlane } from "./sense-plane.js";
 
 /* ---- State ------------------------------------------------------------------ */
 
@@ -39,6 +39,8 @@ const MAX_WORDS = 8; // a longer sentence no longer fits the plane's labels
 const EVEN = 0.005;
 const UNDECIDED = 0.01;
 const HOT = 3;
+// Weights this close are equal: a tie of equal scores, reported as a tie, not a winner.
+const TIE = 1e-9;
 
 function setup(examples) {
   const bank = examples.bank;
@@ -108,6 +110,9 @@ const setting = (state) => JSON.stringify([state.words, state.plane, state.causa
 
 /** The word of "bank"'s row with the largest weight (the first of equals). */
 const largest = (row) => row.reduce((best, w, j) => (w > row[best] ? j : best), 0);
+
+/** Every word of the row whose weight equals the largest: one word, or a tie. */
+const largestAll = (row) => row.flatMap((w, j) => (row[largest(row)] - w <= TIE ? [j] : []));
 
 /** The three tasks, each done or not, from what is computed. */
 function tasks(state, stages) {
@@ -192,6 +197,19 @@ function lookPlane(words, bank) {
     root.append(svg("line", { x1: t, y1: -PLANE, x2: t, y2: PLANE, class: kind_ }),
                 svg("line", { x1: -PLANE, y1: t, x2: PLANE, y2: t, class: kind_ }));
   }
+  // The coordinates along the lower and the left edge, away from the arrows at the
+  // origin; the axes' names at their positive ends.
+  for (let t = -3; t <= 3; t += 1) {
+    if (t === 0) continue;
+    root.append(
+      svgText({ x: t, y: PLANE - 0.12, "text-anchor": "middle", class: "calculator__tick" },
+           fix(t, 0)),
+      svgText({ x: -PLANE + 0.1, y: -t + 0.1, class: "calculator__tick" }, fix(t, 0)));
+  }
+  root.append(
+    svgText({ x: PLANE - 0.12, y: -0.14, "text-anchor": "end", class: "calculator__axis-name" },
+            "u"),
+    svgText({ x: 0.14, y: -PLANE + 0.38, class: "calculator__axis-name" }, "w"));
   const layer = svg("g", {});
   root.append(layer);
   const figure = el("figure", { class: "calculator__figure" }, root,
@@ -254,14 +272,20 @@ function taskList(words, bank) {
   const shrink = el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
                     words.shrink);
   const feedback = el("span", { class: "calculator__feedback" });
-  const even = item(words.taskEven);
+  // The first task has one way out, which a reader may not see: a hint on request.
+  const hintText = el("span", { class: "calculator__hint-text", id: uid("calculator-hint"),
+                                hidden: true }, fill(words.hintEven, { w: bank.word }));
+  const hint = el("button", { type: "button", class: "md-button calculator__hint-button",
+                              "aria-expanded": "false", "aria-controls": hintText.id },
+                  words.hint);
+  const even = item(words.taskEven, [el("span", { class: "widget__buttons" }, hint), hintText]);
   const undecided = item(words.taskUndecided);
   const hot = item(words.taskHot, [el("span", { class: "widget__buttons" }, grow, shrink),
                                    feedback]);
   const box = el("div", { class: "calculator__tasks" },
     el("p", { class: "calculator__tasks-title" }, words.tasks),
     el("ol", {}, even.li, undecided.li, hot.li));
-  return { box, even, undecided, hot, grow, shrink, feedback };
+  return { box, even, undecided, hot, grow, shrink, feedback, hint, hintText };
 }
 
 /** The row of "bank": per word its score, weight (a bar beneath the number), value and
@@ -361,6 +385,16 @@ function labelLines(words) {
   return lines;
 }
 
+/** What the sentence needs, if anything: "bank", and room for it (the word buttons
+    stop at MAX_WORDS); or, with "bank", no more words once it is full. */
+function builderNote(words, bank, state) {
+  const full = state.words.length >= MAX_WORDS;
+  if (ambiguousOf(state) < 0) {
+    return fill(full ? words.fullNoBank : words.needBank, { w: bank.word, n: MAX_WORDS });
+  }
+  return full ? fill(words.full, { n: MAX_WORDS }) : "";
+}
+
 /** The sentence's tiles, the arrows' list and the tables' rows: redrawn whenever
     the sentence changes. */
 function renderSentence(dom, words, bank, state) {
@@ -376,8 +410,7 @@ function renderSentence(dom, words, bank, state) {
     button.disabled = state.words.length >= MAX_WORDS
       || (button.dataset.role === "ambiguous" && present);
   });
-  dom.builder.note.textContent = !present ? fill(words.needBank, { w: bank.word })
-    : state.words.length >= MAX_WORDS ? fill(words.full, { n: MAX_WORDS }) : "";
+  dom.builder.note.textContent = builderNote(words, bank, state);
   dom.results.hidden = !present;
   lookArrows(dom.plane, state);
   dom.controls.select.replaceChildren(...dom.plane.arrows.map((_, j) =>
@@ -385,15 +418,18 @@ function renderSentence(dom, words, bank, state) {
                                             { w: state.words[wordOf(state, j)][0] }))));
   dom.sense.values.replaceChildren();
   dom.sense.names.replaceChildren();
+  const named = new Set(); // a word twice in the sentence has one value, named once
   dom.valueArrows = state.words.map(([token, role]) => {
     if (role === "plain") return null; // a plain word's value is the zero vector
     const group = svg("g", { class: `calculator__v calculator__word--${kind(role)}` });
     const line = svg("line", { x1: 0, y1: 0 });
     const dot = svg("circle", { r: 0.045 });
-    const label = svg("text", {});
-    label.textContent = quoted(token);
     group.append(line, dot);
     dom.sense.values.append(group);
+    if (named.has(token)) return { line, dot, label: null };
+    named.add(token);
+    const label = svg("text", { class: `calculator__word--${kind(role)}` });
+    label.textContent = fill(words.valueOf, { w: token });
     dom.sense.names.append(label);
     return { line, dot, label };
   });
@@ -439,33 +475,23 @@ function renderPlanes(dom, bank, state, stages) {
     node.setAttribute(names[1], -y);
   };
   const row = stages.weights[a];
+  const labels = [];
   dom.valueArrows.forEach((arrow, j) => {
     if (!arrow) return;
     const v = stages.V[j];
     point(arrow.line, v, ["x2", "y2"]);
     point(arrow.dot, v.map((x) => x * row[j]));
-    besideTip(arrow.label, v, 0.06);
+    if (arrow.label) labels.push([arrow.label, v]);
   });
   point(dom.sense.h, stages.h, ["x2", "y2"]);
-  dom.sense.hLabel.setAttribute("x", stages.h[0] + 0.08);
-  dom.sense.hLabel.setAttribute("y", -stages.h[1] + 0.14);
   const start = bank.model.embeddings[state.words[a][1]].slice(2); // its sense coordinates
   point(dom.sense.start, start);
   point(dom.sense.move, start, ["x1", "y1"]);
   point(dom.sense.move, stages.sense, ["x2", "y2"]);
   point(dom.sense.end, stages.sense);
-  dom.sense.endLabel.textContent = quoted(state.words[a][0]);
-  besideTip(dom.sense.endLabel, stages.sense, 0.08);
-}
-
-/** LABEL beside the point TIP of the sense plane, GAP from it, inside the plane: above
-    and to the right, or below and to the right near the diagonal, which would
-    otherwise run through it. */
-function besideTip(label, [x, y], gap) {
-  const width = label.getComputedTextLength();
-  const near = Math.abs(x - y) < 0.35;
-  label.setAttribute("x", Math.min(x + gap, LIMIT - width));
-  label.setAttribute("y", near ? -y + gap + 0.1 : -y - gap);
+  dom.sense.endLabel.textContent = fill(words.landed, { w: state.words[a][0] });
+  // Where "bank" lands first, then h, then the values: each clear of those before it.
+  placeLabels([[dom.sense.endLabel, stages.sense], [dom.sense.hLabel, stages.h], ...labels]);
 }
 
 function renderTasks(dom, words, state, done) {
@@ -491,7 +517,7 @@ function render(dom, words, bank, state) {
   const done = tasks(state, stages);
   renderTasks(dom, words, state, done);
   if (!stages) {
-    dom.status.textContent = fill(words.needBank, { w: bank.word });
+    dom.status.textContent = builderNote(words, bank, state);
     dom.widget.dataset.state = JSON.stringify({ ...state, tasks: done });
     return;
   }
@@ -530,10 +556,11 @@ function render(dom, words, bank, state) {
   const [output, after] = dom.row.footer;
   output.cell.textContent = vector(stages.h, COMPUTED);
   after.cell.textContent = vector(stages.sense, COMPUTED);
-  const top = largest(row);
-  dom.status.textContent = fill(words.status, {
-    w: state.words[a][0], v: state.words[top][0], weight: fix(row[top], 2),
-    after: vector(stages.sense, COMPUTED) });
+  const tops = largestAll(row); // a tie of equal weights has no single winner
+  dom.status.textContent = fill(tops.length > 1 ? words.statusTie : words.status, {
+    w: state.words[a][0], weight: fix(row[tops[0]], 2), after: vector(stages.sense, COMPUTED),
+    v: tops.length > 1 ? items(tops.map((j) => quoted(state.words[j][0])))
+      : state.words[tops[0]][0] });
   // For tests and the curious: the exact numbers behind what is shown (−∞ as null).
   dom.widget.dataset.state = JSON.stringify({ ...state, ...stages, tasks: done });
 }
@@ -586,6 +613,11 @@ function wire(dom, words, bank) {
       ? { choice, j, weight: row[j], setting: setting(state) } : null;
     update({ ...state, prediction });
   };
+  dom.tasks.hint.addEventListener("click", () => {
+    const open = dom.tasks.hintText.hidden;
+    dom.tasks.hintText.hidden = !open;
+    dom.tasks.hint.setAttribute("aria-expanded", String(open));
+  });
   dom.tasks.grow.addEventListener("click", () => predict("grow"));
   dom.tasks.shrink.addEventListener("click", () => predict("shrink"));
 

@@ -115,6 +115,13 @@ export function siteWords() {
 /** WORD in the page's quotation marks: “bank”, «крана», ”banken”. */
 export const quoted = (word) => record.quote.replace("{}", word);
 
+/** TEXTS as the items of a sentence, "a, b and c", with the page's "and"
+    (numbers.py's format_items, for words). */
+export function items(texts) {
+  const head = texts.slice(0, -1).join(", ");
+  return head ? `${head} ${record.and} ${texts[texts.length - 1]}` : texts.join("");
+}
+
 export function fill(template, params) {
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     (name in params ? String(params[name]) : whole));

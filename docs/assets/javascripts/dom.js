@@ -22,6 +22,13 @@ export function svg(tag, attributes) {
   return node;
 }
 
+/** An SVG <text> with attributes and CONTENT: svgText({x: 0, y: 0}, "u"). */
+export function svgText(attributes, content) {
+  const node = svg("text", attributes);
+  node.textContent = content;
+  return node;
+}
+
 /** TEXT as nodes, with "W_V" or "a_j" drawn as an italic letter and its subscript,
     as the articles' formulas show them. */
 export function rich(text) {

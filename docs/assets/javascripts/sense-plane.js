@@ -1,14 +1,16 @@
 /* The bank model's sense plane as the attention article's widgets draw it (the
-   calculator, the value swap): the square [0, LIMIT]² with a grid, the diagonal on
-   which "bank" is undecided, and the two axes named after the senses. The
-   article's figures draw the same plane (examples/bank_figures.py). y points up:
-   a point (x, y) is drawn at (x, -y). */
-import { svg } from "./dom.js";
+   calculator, the value swap): the square [0, LIMIT]² with a grid, ticks at the whole
+   numbers, the diagonal on which "bank" is undecided, and the two axes named after the
+   senses. The article's figures draw the same plane (examples/bank_figures.py). y
+   points up: a point (x, y) is drawn at (x, -y). */
+import { fix } from "./common.js";
+import { svg, svgText as text } from "./dom.js";
 
 /** The plane's extent: "bank" moves by up to about 2.2 along a sense. */
 export const LIMIT = 2.4;
 const GRID = 0.5; // the grid's spacing
-const NAME_ROOM = 0.34; // room for the axes' names, left of the plane and below it
+const TICKS = [1, 2]; // numbered along both axes; one 0 stands at the corner
+const NAME_ROOM = 0.46; // room for the ticks and the axes' names, left of the plane and below
 
 /** An <svg> of the plane with the class CLASS_NAME, its axes named SENSES. */
 export function sensePlane(className, senses) {
@@ -23,12 +25,55 @@ export function sensePlane(className, senses) {
     svg("line", { x1: 0, y1: 0, x2: LIMIT, y2: 0, class: "sense-plane__axis" }),
     svg("line", { x1: 0, y1: 0, x2: 0, y2: -LIMIT, class: "sense-plane__axis" }),
     svg("line", { x1: 0, y1: 0, x2: LIMIT, y2: -LIMIT, class: "sense-plane__diagonal" }));
-  const across = svg("text", { x: LIMIT / 2, y: NAME_ROOM * 0.7, "text-anchor": "middle",
-                               class: "sense-plane__name" });
-  across.textContent = senses[0];
-  const up = svg("text", { x: 0, y: 0, "text-anchor": "middle", class: "sense-plane__name",
-                           transform: `translate(${-NAME_ROOM * 0.4} ${-LIMIT / 2}) rotate(-90)` });
-  up.textContent = senses[1];
-  root.append(across, up);
+  const tick = { class: "sense-plane__tick" };
+  root.append(text({ ...tick, x: -0.04, y: 0.12, "text-anchor": "end" }, fix(0, 0)),
+    ...TICKS.flatMap((t) => [
+      text({ ...tick, x: t, y: 0.12, "text-anchor": "middle" }, fix(t, 0)),
+      text({ ...tick, x: -0.04, y: -t + 0.035, "text-anchor": "end" }, fix(t, 0))]));
+  root.append(
+    text({ x: LIMIT / 2, y: NAME_ROOM * 0.8, "text-anchor": "middle",
+           class: "sense-plane__name" }, senses[0]),
+    text({ x: 0, y: 0, "text-anchor": "middle", class: "sense-plane__name",
+           transform: `translate(${-NAME_ROOM * 0.62} ${-LIMIT / 2}) rotate(-90)` }, senses[1]));
   return root;
+}
+
+/* Where a label may stand beside its point, in the order tried: above and to the
+   right, below and to the right, then the left-hand side, then straight above and
+   below. Each is the offset of the label's anchor from the point, the label's
+   text-anchor, and its baseline's distance below that offset (plane units). */
+const SPOTS = [[0.06, 0.06, "start", 0], [0.06, -0.06, "start", 0.1],
+               [-0.06, 0.06, "end", 0], [-0.06, -0.06, "end", 0.1],
+               [0, 0.1, "middle", 0], [0, -0.1, "middle", 0.1]];
+
+/** The box of LABEL in the plane's coordinates, y up: [x0, x1, y0, y1]. */
+function box(label) {
+  const b = label.getBBox();
+  return [b.x, b.x + b.width, -(b.y + b.height), -b.y];
+}
+
+const inside = ([x0, x1, y0, y1]) => x0 >= 0.02 && x1 <= LIMIT && y0 >= 0.02 && y1 <= LIMIT;
+// The diagonal y = x runs through a box whose x and y ranges overlap.
+const offDiagonal = ([x0, x1, y0, y1]) => x1 < y0 || y1 < x0;
+const apart = (a, b) => a[1] <= b[0] || b[1] <= a[0] || a[3] <= b[2] || b[3] <= a[2];
+
+/** Each of LABELS ([label, [x, y]], in order of importance) beside its point, at the
+    first spot that keeps it inside the plane, off the diagonal and clear of the labels
+    placed before it; where none does, at the first spot inside the plane. */
+export function placeLabels(labels) {
+  const placed = [];
+  labels.forEach(([label, [x, y]]) => {
+    const at = ([dx, dy, anchor, down]) => {
+      label.setAttribute("x", x + dx);
+      label.setAttribute("y", -(y + dy) + down);
+      label.setAttribute("text-anchor", anchor);
+      return box(label);
+    };
+    const fits = (spot) => {
+      const b = at(spot);
+      return inside(b) && offDiagonal(b) && placed.every((other) => apart(b, other));
+    };
+    const spot = SPOTS.find(fits) || SPOTS.find((s) => inside(at(s))) || SPOTS[0];
+    placed.push(at(spot));
+  });
 }

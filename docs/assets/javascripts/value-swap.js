@@ -4,15 +4,16 @@
    sentences with and without W_V's columns swapped, printed by the build; its
    words are the record's (data-words, pageWords). This script recomputes "bank" in both
    sentences (bank-model.js, examples/bank.py's head) and lets the reader swap the
-   two columns of W_V: the attention weights stay, the head output swaps its
-   coordinates (the table), and "bank" lands in the other sense (a small sense plane,
+   two columns of W_V, and swap them back (the button says which it will do): the
+   attention weights stay, the head output swaps its coordinates (the table, one row
+   per sentence), and "bank" lands in the other sense (a small sense plane,
    sense-plane.js; a sentence for a screen reader says where). Without JavaScript the
    static table is what the reader gets.
    tests/browser/test_value_swap.py holds it to the Python to 1e-9. */
 import { update } from "./bank-model.js";
 import { fill, fix, lang, pageWords, quoted, vector } from "./common.js";
 import { el, keyboardScrollable, replaceStatic, rich, svg, uid } from "./dom.js";
-import { LIMIT, sensePlane } from "./sense-plane.js";
+import { placeLabels, sensePlane } from "./sense-plane.js";
 import { enhance } from "./run-files.js";
 
 
@@ -51,13 +52,14 @@ function buildDom(words, bank) {
   const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
   const rows = bank.sentences.map((_, i) => {
     const cells = [el("td", { class: "widget__number" }), el("td", { class: "widget__number" })];
-    return { row: el("tr", {}, el("th", { scope: "row" }, String(i + 1)), ...cells), cells };
+    return { row: el("tr", {}, el("th", { scope: "row" }, bank.sentences[i].tokens.join(" ")),
+                     ...cells), cells };
   });
   const dom = {
     rows,
     plane: plane(words, bank),
-    swap: el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
-             rich(words.swap)),
+    // The button names what it will do, so it is no toggle (a toggle keeps its name).
+    swap: el("button", { type: "button", class: "md-button" }, rich(words.swap)),
     swappedNote: el("span", { class: "value-swap__note", hidden: true },
                     " (", rich(words.swappedNote), ")"),
     // Where "bank" lands, which the plane shows, for a screen reader.
@@ -95,13 +97,9 @@ function render(dom, words, bank, swapped) {
     move.line.setAttribute("y2", -y);
     move.dot.setAttribute("cx", x);
     move.dot.setAttribute("cy", -y);
-    // A label right of the middle ends at its dot, so that it stays inside the plane.
-    const right = x > LIMIT / 2;
-    move.label.setAttribute("text-anchor", right ? "end" : "start");
-    move.label.setAttribute("x", right ? x + 0.05 : x + 0.07);
-    move.label.setAttribute("y", -y - 0.11);
   });
-  dom.swap.setAttribute("aria-pressed", String(swapped));
+  placeLabels(dom.plane.moves.map((move, i) => [move.label, shown[i].sense_after]));
+  dom.swap.replaceChildren(rich(swapped ? words.swapBack : words.swap));
   dom.swappedNote.hidden = !swapped;
   const word = bank.sentences[0].tokens[bank.sentences[0].ambiguous];
   // Each sentence's number by name: two sentences' weights are not one vector.
