@@ -311,7 +311,8 @@ def test_the_tasks_check_themselves_against_the_numbers(open_site_page):
     assert not state(page)["tasks"]["hot"]  # no prediction yet
     set_controls(page, 1.0, True)
     compose(page, (w["plain"], w["clue_2"], w["ambiguous"]))
-    page.locator(f"{WIDGET} .calculator__tasks button").nth(1).click()  # "it shrinks"
+    words = json.loads(page.locator("#site-language").text_content())["words"]["calculator"]
+    page.locator(f"{WIDGET} .calculator__tasks button", has_text=words["shrink"]).click()
     set_controls(page, 3.0, True)
     done = state(page)["tasks"]
     assert done["hot"] and done["outcome"]["after"] < done["outcome"]["before"]

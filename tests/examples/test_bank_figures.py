@@ -118,7 +118,8 @@ def _drawn(data, name: str, language: str):
 def test_the_plane_figures_place_every_word_at_its_embeddings_point(data, language, name,
                                                                     plane):
     fig = _drawn(data, name, language)
-    labelled = {word.strip(",") for text in _texts(fig) for word in text.split()}
+    marks = "," + locales.record(language).quote.format("")  # each word quoted, as the prose does
+    labelled = {word.strip(marks) for text in _texts(fig) for word in text.split()}
     tokens = {t for s in data["bank"]["sentences"][language] for t in s["tokens"]}
     assert tokens <= labelled
     placed = {tuple(line.get_xydata()[0]) for line in fig.axes[0].get_lines()

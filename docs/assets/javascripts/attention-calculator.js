@@ -453,7 +453,7 @@ function renderSentence(dom, words, bank, state) {
        el("th", { scope: "row" }, t), ...dom.cells[i])));
 }
 
-function renderPlanes(dom, bank, state, stages) {
+function renderPlanes(dom, words, bank, state, stages) {
   const a = ambiguousOf(state);
   const tips = dom.plane.arrows.map((_, j) => arrowOf(bank, state, j));
   const hidden = (j) => !isOwnKey(state, j) && stages.masked[a][j] === -Infinity;
@@ -535,7 +535,7 @@ function render(dom, words, bank, state) {
   temperature.output.textContent = fix(state.temperature, 2);
   temperature.input.setAttribute("aria-valuetext", fix(state.temperature, 2));
   causal.checked = state.causal;
-  renderPlanes(dom, bank, state, stages);
+  renderPlanes(dom, words, bank, state, stages);
 
   const row = stages.weights[a];
   dom.rows.forEach((r, j) => {

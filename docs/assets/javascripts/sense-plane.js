@@ -40,11 +40,13 @@ export function sensePlane(className, senses) {
 
 /* Where a label may stand beside its point, in the order tried: above and to the
    right, below and to the right, then the left-hand side, then straight above and
-   below. Each is the offset of the label's anchor from the point, the label's
+   below, then the same a line further out. Each is the offset of the label's anchor from the point, the label's
    text-anchor, and its baseline's distance below that offset (plane units). */
 const SPOTS = [[0.06, 0.06, "start", 0], [0.06, -0.06, "start", 0.1],
                [-0.06, 0.06, "end", 0], [-0.06, -0.06, "end", 0.1],
-               [0, 0.1, "middle", 0], [0, -0.1, "middle", 0.1]];
+               [0, 0.1, "middle", 0], [0, -0.1, "middle", 0.1],
+               [0.06, 0.22, "start", 0], [0.06, -0.22, "start", 0.1],
+               [-0.06, 0.22, "end", 0], [-0.06, -0.22, "end", 0.1]];
 
 /** The box of LABEL in the plane's coordinates, y up: [x0, x1, y0, y1]. */
 function box(label) {
