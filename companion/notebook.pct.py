@@ -53,11 +53,11 @@ show(training_curve)
 # R @ W_Q and R @ W_V, the learned responses: (9, 3) each
 query_response, value_response = measure.responses(student, R)
 show(lambda scheme, words:
-     figures.single_heatmap(query_response.numpy(), "q", scheme))
+     figures.single_heatmap(query_response.numpy(), scheme))
 
 # %% name="value-response"
 show(lambda scheme, words:
-     figures.single_heatmap(value_response.numpy(), "v", scheme))
+     figures.single_heatmap(value_response.numpy(), scheme))
 
 # %% name="heldout"
 heldout = data.draw_examples(data.generator(0, "heldout"),

@@ -62,10 +62,14 @@ def style(scheme: Scheme) -> dict:
     return figure_files.style("feature-recovery", scheme.background, scheme.foreground)
 
 
-def heatmap(ax, response, column_symbol: str, scheme: Scheme, limit: float,
-            numbers: bool = True):
-    """A 9 x 3 response matrix on `ax`: rows are latent features, columns learned
-    coordinates, colour symmetric about 0 up to `limit`; returns the image."""
+# A response's columns are coordinates of the query (or the value): c₁, c₂, c₃, a letter
+# of their own, so that they cannot be read as the rows' latent features q1, q2, q3.
+COLUMN_SYMBOL = "c"
+
+
+def heatmap(ax, response, scheme: Scheme, limit: float, numbers: bool = True):
+    """A 9 x 3 response matrix on `ax`: rows are latent features, columns the query's
+    (or value's) coordinates, colour symmetric about 0 up to `limit`; returns the image."""
     values = np.asarray(response)  # (9, 3)
     image = ax.imshow(values, cmap=scheme.diverging, vmin=-limit, vmax=limit, aspect="auto",
                       interpolation="none")
@@ -73,7 +77,7 @@ def heatmap(ax, response, column_symbol: str, scheme: Scheme, limit: float,
         for (row, column), value in np.ndenumerate(values):
             ax.text(column, row, signed(f"{value:.2f}"), ha="center", va="center", fontsize=9,
                     color=readable_on(image.cmap(image.norm(value))))
-    ax.set_xticks(range(values.shape[1]), [subscript(column_symbol, j + 1) for j in range(3)],
+    ax.set_xticks(range(values.shape[1]), [subscript(COLUMN_SYMBOL, j + 1) for j in range(3)],
                   fontstyle="italic")
     ax.xaxis.tick_top()
     ax.set_yticks(range(values.shape[0]), LATENT_LABELS)
@@ -96,28 +100,28 @@ def symmetric_limit(*responses) -> float:
     return max(max(float(np.abs(np.asarray(r)).max()) for r in responses), 1e-12)
 
 
-def single_heatmap(response, column_symbol: str, scheme: Scheme) -> Figure:
+def single_heatmap(response, scheme: Scheme) -> Figure:
     with rc_context(style(scheme)):  # also when the notebook calls it on its own
         fig = Figure(figsize=(3.0, 4.6), layout="constrained")
         ax = fig.add_subplot()
-        image = heatmap(ax, response, column_symbol, scheme, symmetric_limit(response))
+        image = heatmap(ax, response, scheme, symmetric_limit(response))
         fig.colorbar(image, ax=ax, shrink=0.8)
     return fig
 
 
 def fig_query_response(results: dict, scheme: Scheme) -> Figure:
     """R @ W_Q of the main student's first seed."""
-    return single_heatmap(results["seeds"][0]["query_response"], "q", scheme)
+    return single_heatmap(results["seeds"][0]["query_response"], scheme)
 
 
 def fig_value_response(results: dict, scheme: Scheme) -> Figure:
     """R @ W_V of the main student's first seed."""
-    return single_heatmap(results["seeds"][0]["value_response"], "v", scheme)
+    return single_heatmap(results["seeds"][0]["value_response"], scheme)
 
 
 def fig_three_keys_query_response(results: dict, scheme: Scheme) -> Figure:
     """R @ W_Q of the three-keys student's first seed."""
-    return single_heatmap(results["variants"]["three_keys"]["seeds"][0]["query_response"], "q",
+    return single_heatmap(results["variants"]["three_keys"]["seeds"][0]["query_response"],
                           scheme)
 
 
@@ -134,7 +138,7 @@ def fig_three_keys_split(results: dict, scheme: Scheme) -> Figure:
     axes = fig.subplots(1, 2)
     for ax, part, title in zip(axes, parts, (r"$R\,W_Q\,(I - u\,u^\top)$",
                                              r"$R\,W_Q\,u\,u^\top$"), strict=True):
-        image = heatmap(ax, part, "q", scheme, limit)
+        image = heatmap(ax, part, scheme, limit)
         ax.set_title(title, fontsize=10)
     axes[1].tick_params(labelleft=False)
     fig.colorbar(image, ax=axes, shrink=0.8, aspect=30)
@@ -209,7 +213,7 @@ def fig_learned_keys_query_responses(results: dict, scheme: Scheme,
         fig = Figure(figsize=(1.0 + 2.3 * len(seeds), 4.8), layout="constrained")
         axes = fig.subplots(1, len(seeds), squeeze=False)[0]
     for ax, seed in zip(axes, seeds, strict=True):
-        image = heatmap(ax, seed["query_response"], "q", scheme, limit)
+        image = heatmap(ax, seed["query_response"], scheme, limit)
         if narrow:  # the columns' symbols stand above each panel, the seed beside it
             ax.set_ylabel(f"s = {seed['seed']}", fontstyle="italic", fontsize=11)
         else:
@@ -498,6 +502,80 @@ def fig_learned_keys_geometry(results: dict, scheme: Scheme, narrow: bool = Fals
     return fig
 
 
+# The sketch of a loss that is flat along one direction: the valley floor's angle to the
+# first axis (an angle at which Adam's per-entry steps slant visibly off the gradient),
+# the start, and each optimiser's learning rate and steps (enough to reach the floor).
+VALLEY_ANGLE = np.radians(70)
+VALLEY_START = (1.2, -0.8)  # (across the floor, along it)
+SKETCH_LR = {"SGD": 0.2, "Adam": 0.04}
+SKETCH_STEPS = 120
+
+
+def _sketch_paths(betas, eps) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """The floor's direction u, the downhill normal n, and each optimiser's path from one
+    start on the loss L(w) = (n · w)² / 2, which no step along u changes: SGD's update
+    and Adam's (torch.optim.Adam's, bias-corrected, with the run's betas and eps), two
+    parameters standing for W_Q's entries."""
+    u = np.array([np.cos(VALLEY_ANGLE), np.sin(VALLEY_ANGLE)])
+    n = np.array([u[1], -u[0]])
+    start = VALLEY_START[0] * n + VALLEY_START[1] * u
+    paths = {}
+    for name, lr in SKETCH_LR.items():
+        w, m, v, path = start.copy(), np.zeros(2), np.zeros(2), [start]
+        for t in range(1, SKETCH_STEPS + 1):
+            grad = (n @ w) * n
+            if name == "SGD":
+                w = w - lr * grad
+            else:
+                m = betas[0] * m + (1 - betas[0]) * grad
+                v = betas[1] * v + (1 - betas[1]) * grad**2
+                m_hat, v_hat = m / (1 - betas[0] ** t), v / (1 - betas[1] ** t)
+                w = w - lr * m_hat / (np.sqrt(v_hat) + eps)
+            path.append(w)
+        paths[name] = np.asarray(path)
+    return u, n, paths
+
+
+def fig_flat_direction(results: dict, scheme: Scheme) -> Figure:
+    """A sketch, in two parameters, of a loss that is flat along u, as the three-keys
+    student's is along its invisible direction: the contour lines run along u, SGD's
+    path (dashed) goes straight downhill at right angles to them, and Adam's (solid),
+    rescaling each parameter's step, slants and ends elsewhere on the floor."""
+    u, n, paths = _sketch_paths(results["optimizer"]["betas"], results["optimizer"]["eps"])
+    fig = Figure(figsize=(4.4, 3.0), layout="constrained")
+    ax = fig.add_subplot()
+    reach = 2.0
+    for level in np.arange(-1.5, 2.01, 0.5):  # contour lines of L: n · w = level
+        centre = level * n
+        ax.plot(*np.stack([centre - 3 * u, centre + 3 * u]).T,
+                color=scheme.reference if level == 0 else scheme.grid,
+                linewidth=1.2 if level == 0 else 0.8, dashes=(1, 2) if level == 0 else (None, None),
+                zorder=0)
+    ax.annotate("", xy=1.15 * u, xytext=0.35 * u,
+                arrowprops={"arrowstyle": "-|>", "color": scheme.foreground, "linewidth": 1.4,
+                            "shrinkA": 0, "shrinkB": 0})
+    ax.text(*(1.1 * u + 0.2 * n), "u", fontstyle="italic", fontweight="bold",
+            color=scheme.foreground, ha="center", va="center", fontsize=12)
+    styles = {"Adam": (scheme.seed_colours[0], "-"), "SGD": (scheme.seed_colours[1], "--")}
+    for name in ("Adam", "SGD"):
+        colour, linestyle = styles[name]
+        path = paths[name]
+        ax.plot(*path.T, color=colour, linestyle=linestyle, linewidth=1.8, label=name)
+        ax.plot(*path[-1], linestyle="none", marker="o", markersize=5, color=colour)
+    start = paths["SGD"][0]
+    ax.plot(*start, linestyle="none", marker="o", markersize=6, markerfacecolor=scheme.background,
+            markeredgecolor=scheme.foreground, label="t = 0")
+    ax.set_xlim(-reach, reach)
+    ax.set_ylim(-0.7 * reach, 0.7 * reach)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_xlabel("w₁", fontstyle="italic")
+    ax.set_ylabel("w₂", fontstyle="italic", rotation=0, labelpad=10)
+    ax.legend(loc="upper left", frameon=False, handlelength=1.8)
+    return fig
+
+
 class Drawing(NamedTuple):
     variant: str  # the variant whose results it draws: it can be drawn once that is measured
     build: Callable[[dict, Scheme], Figure]
@@ -520,6 +598,8 @@ FIGURES = {
     "three_keys_split": Drawing("three_keys", fig_three_keys_split),
     # Drawn once the SGD control is in: it draws the course of both.
     "three_keys_along_u": Drawing("three_keys_sgd", fig_three_keys_along_u),
+    # A sketch that reads nothing of the run but Adam's settings.
+    "flat_direction": Drawing("main", fig_flat_direction, decimals=False),
 }
 
 

@@ -817,9 +817,10 @@ def mixing_matrix_is_orthogonal(values):
 # A new figure of the experiment goes here too (README: A computed figure).
 NAMED_FIGURES = ("query_response", "value_response", "training_snapshots", "loss_curves",
                  "key_geometry", "learned_keys_query_responses", "learned_keys_geometry",
-                 "three_keys_query_response", "three_keys_split", "three_keys_along_u")
+                 "three_keys_query_response", "three_keys_split", "three_keys_along_u",
+                 "flat_direction")
 # The named figures that print no decimals, so they have no decimal-comma twin.
-WITHOUT_DECIMALS = {"key_geometry", "learned_keys_geometry"}
+WITHOUT_DECIMALS = {"key_geometry", "learned_keys_geometry", "flat_direction"}
 # The named figures of several panels side by side, drawn stacked for a phone too.
 WITH_PHONE_LAYOUT = {"training_snapshots", "learned_keys_query_responses",
                      "learned_keys_geometry"}

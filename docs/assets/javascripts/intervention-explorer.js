@@ -91,7 +91,7 @@ function shiftedMap(W_Q, R, direction, amount) {
 }
 
 const initialState = () => ({ student: "three", example: 1, edits: { ...NO_EDITS },
-                              preset: null, applied: false });
+                              preset: null, presetMoved: false, applied: false });
 
 /** Everything the widget shows for STATE: the example and the edited example, the
     student's query response, its weights and prediction with and without the edits,
@@ -179,24 +179,27 @@ function controlFields(words, run) {
 }
 
 /** The presets: a button each, and one box that asks the chosen preset's question,
-    with the button that applies it and, once applied, its answer. */
+    with the button that applies it and, once applied, its answer; above the question,
+    a note when the preset moved on to another example, so that the "before" bars do
+    not change unannounced. */
 function presets(words, run) {
   const titleId = uid("explorer-presets");
   const questionId = uid("explorer-question");
   const buttons = Object.fromEntries(Object.keys(PRESETS).map((name) => [name,
     el("button", { type: "button", class: "md-button", "aria-pressed": "false" },
        fill(words[name], { shift: sig(run.shift, 3) }))]));
+  const moved = el("p", { class: "explorer__moved" });
   const question = el("p", { id: questionId, class: "explorer__ask" });
   const apply = el("button", { type: "button", class: "md-button md-button--primary",
                                "aria-describedby": questionId }, words.apply);
   const answer = el("p", { class: "explorer__answer", role: "status" });
-  const box = el("div", { class: "explorer__question" }, question, apply, answer);
+  const box = el("div", { class: "explorer__question" }, moved, question, apply, answer);
   const node = el("div", { class: "explorer__presets", role: "group",
                            "aria-labelledby": titleId },
     el("p", { class: "explorer__presets-title", id: titleId }, words.presets),
     el("div", { class: "widget__buttons" }, ...Object.values(buttons)),
     box);
-  return { node, buttons, box, question, apply, answer };
+  return { node, buttons, box, moved, question, apply, answer };
 }
 
 function buildDom(words, run) {
@@ -205,7 +208,7 @@ function buildDom(words, run) {
     example: el("span", { class: "explorer__example" }),
     controls: controlFields(words, run),
     presets: presets(words, run),
-    map: heatmap(words.queryResponse, ["q_1", "q_2", "q_3"], FEATURES),
+    map: heatmap(words.queryResponse, ["c_1", "c_2", "c_3"], FEATURES),
     weights: barChart(words.weights, words.input,
                       [{ kind: "now", label: words.weightNow },
                        { kind: "before", label: words.weightBefore }], { signed: false }),
@@ -260,6 +263,8 @@ function renderPreset(p, words, run, state) {
   p.box.hidden = state.preset === null;
   if (state.preset === null) return;
   const text = (key) => rich(fill(words[key], { shift: sig(run.shift, 3) }));
+  p.moved.hidden = !state.presetMoved;
+  p.moved.textContent = state.presetMoved ? fill(words.presetMoved, { n: state.example }) : "";
   p.question.replaceChildren(text(`${state.preset}Question`));
   p.apply.hidden = state.applied;
   p.answer.replaceChildren(state.applied ? text(`${state.preset}Answer`) : "");
@@ -318,12 +323,14 @@ function wire(dom, words, run) {
   c.shift.control.addEventListener("input", () => edit({ shift: Number(c.shift.control.value) }));
   c.alongU.control.addEventListener("input", () =>
     edit({ alongU: Number(c.alongU.control.value) }));
-  c.draw.addEventListener("click", () => update({ ...state, example: state.example + 1 }));
+  c.draw.addEventListener("click", () =>
+    update({ ...state, example: state.example + 1, presetMoved: false }));
   c.reset.addEventListener("click", () =>
     update({ ...state, edits: { ...NO_EDITS }, preset: null, applied: false }));
   for (const [name, button] of Object.entries(p.buttons)) {
     button.addEventListener("click", () => {
-      update({ ...state, student: "three", example: presetExample(name, state, run),
+      const example = presetExample(name, state, run);
+      update({ ...state, student: "three", example, presetMoved: example !== state.example,
                edits: { ...NO_EDITS }, preset: name, applied: false });
       p.apply.focus();
     });
