@@ -24,7 +24,7 @@
    to 1e-9.
 
    Three parts: state and arithmetic (pure functions), the DOM, the events. */
-import { fill, fix, pageWords, sci, sig } from "./common.js";
+import { fill, fix, pageWords, quoted, sci, sig } from "./common.js";
 import { el, keyboardScrollable, replaceStatic, rich, uid } from "./dom.js";
 import { barChart, latentTable } from "./explorer-views.js";
 import { mse, mulberry32, normals } from "./maths.js";
@@ -264,7 +264,8 @@ function renderPreset(p, words, run, state) {
   if (state.preset === null) return;
   const text = (key) => rich(fill(words[key], { shift: sig(run.shift, 3) }));
   p.moved.hidden = !state.presetMoved;
-  p.moved.textContent = state.presetMoved ? fill(words.presetMoved, { n: state.example }) : "";
+  p.moved.textContent = state.presetMoved
+    ? fill(words.presetMoved, { n: state.example, before: quoted(words.weightBefore) }) : "";
   p.question.replaceChildren(text(`${state.preset}Question`));
   p.apply.hidden = state.applied;
   p.answer.replaceChildren(state.applied ? text(`${state.preset}Answer`) : "");
