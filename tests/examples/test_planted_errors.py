@@ -64,6 +64,7 @@ SENTENCES_CLUE_LAST = {language: clue_last(pair) for language, pair in bank.sent
 PLAIN_TOWARDS_CLUE = {**bank.EMBEDDINGS, "plain": (1.0, 0.0, 0.0, 0.0)}
 PLAIN_HALF_ALIGNED = {**bank.EMBEDDINGS, "plain": (0.6, -0.8, 0.0, 0.0)}
 W_O_SENSES_CROSSED = ((0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0), *bank.W_O[2:])
+W_O_HEAD_1_INTO_THE_LOOK = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), *bank.W_O[2:])
 W_O_HEAD_2_INTO_SENSES = (*bank.W_O[:2], (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0))
 CLUES_LOOKING_APART = {**bank.EMBEDDINGS, "clue_2": (0.8, 0.6, 0.0, 1.0)}
 W_Q_REFLECTING = ((0.0, 3.0), (3.0, 0.0), (0.0, 0.0), (0.0, 0.0))  # a mirror, not a turn
@@ -100,6 +101,9 @@ PLANTED = [  # module, {attribute: planted value}, the claim that must fail
     # head 1's W_Q without its quarter turn: each query along its own key, as in head 2
     (bank, {"W_Q": bank.W_Q2}, "first_head_rows_follow_the_quarter_turn"),
     (bank, {"W_O": W_O_HEAD_2_INTO_SENSES}, "second_head_leaves_the_sense"),
+    (bank, {"W_O": W_O_HEAD_1_INTO_THE_LOOK}, "w_o_writes_head_1_into_the_sense_plane"),
+    # the clues' looks apart: the two clues no longer get the same score
+    (bank, {"EMBEDDINGS": CLUES_LOOKING_APART}, "longer_move_has_fewer_plain_words"),
     (heads, {"M": ((1.0, 0.0), (0.0, 1.0))}, "basis_change_keeps_scores"),
     # M halves the query's first coordinate: the query shrinks, the clue's key grows
     (heads, {"M": ((0.5, 0.0), (0.0, 1.0))}, "basis_change_trades_query_length_for_key_length"),
