@@ -105,7 +105,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 INLINE_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 # Labels in words, translated on every page; the names and shapes (X, n × d_k, q)
 # are the notation, the same in every language.
-WORD_LABELS = {"hd-word", "sd-heading"}
+WORD_LABELS = {"hd-word", "sd-heading", "sd-role"}
 NOTATION_LABELS = {"hd-name", "hd-shape", "sd-letter"}
 
 
