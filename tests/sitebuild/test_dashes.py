@@ -32,3 +32,11 @@ def test_prose_between_kept_elements_is_still_set():
     text = "<code>a</code> слово — <code>b</code> і — ще"
     assert unbroken_before_dashes(text) == (
         f"<code>a</code> слово{NBSP}— <code>b</code> і{NBSP}— ще")
+
+
+def test_attributes_and_headings_keep_their_spaces():
+    """An alt text is not laid out in lines; a heading's words are also the page's
+    title and its table of contents entry, which the theme writes unchanged."""
+    text = '<h1 id="a">Attention – hur</h1><img alt="рядки — ознаки"><p>a — b</p>'
+    assert unbroken_before_dashes(text) == (
+        f'<h1 id="a">Attention – hur</h1><img alt="рядки — ознаки"><p>a{NBSP}— b</p>')
