@@ -30,6 +30,7 @@ from mkdocs.utils.meta import get_data
 from sitebuild import (
     catalogue,
     csp,
+    dashes,
     figures,
     images,
     languages,
@@ -239,6 +240,7 @@ def _check_translations(config) -> None:
 def on_page_content(html: str, page, config, files) -> str:
     if page.file.src_uri in _build.notebooks:
         html = _finish_notebook_page(html, page, config)
+    html = dashes.unbroken_before_dashes(html)
     try:
         return images.sized_and_lazy(html, lambda src: images.published_file(src, page.url,
                                                                              files))
