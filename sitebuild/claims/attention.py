@@ -699,7 +699,7 @@ def first_head_rows_follow_the_quarter_turn(values):
     return evidence(
         below("own_key_dot_product_head_1", max(own_dots), TOLERANCE, "sci1"),
         below("weight_spread_among_own_kind", max(spreads), TOLERANCE, "sci1"),
-        above("plain_weight_lead_in_clue_row", min(leads), 0, "fix2"),
+        above("plain_weight_lead_in_clue_row", min(leads), 0),
         detail="; ".join(shown),
     )
 
