@@ -56,7 +56,7 @@ TABLE_BOXES = """() => Array.from(document.querySelectorAll('.md-typeset .md-typ
               role: box.getAttribute('role'), label: box.getAttribute('aria-label') }))"""
 
 
-@pytest.mark.parametrize(("language", "page_path"), [(TRANSLATIONS[-1], "attention/"),
+@pytest.mark.parametrize(("language", "page_path"), [(TRANSLATIONS[0], "attention/"),
                                                      (DEFAULT, "feature-recovery/")])
 def test_on_a_phone_a_table_wider_than_the_column_takes_focus_and_a_name(
         open_site_page, server, language, page_path):

@@ -10,6 +10,7 @@ from pathlib import Path
 import material
 import pytest
 
+import locales
 from tests.project import LANGUAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -18,7 +19,11 @@ MATERIAL_LANGUAGES = Path(material.__file__).parent / "templates" / "partials" /
 
 
 def material_word(language: str, key: str) -> str:
-    text = (MATERIAL_LANGUAGES / f"{language}.html").read_text(encoding="utf-8")
+    """Material's word KEY on the pages of LANGUAGE: the record's own where it gives one."""
+    record = locales.record(language)
+    if key in record.material_words:
+        return record.material_words[key]
+    text = (MATERIAL_LANGUAGES / f"{record.material}.html").read_text(encoding="utf-8")
     return re.search(rf'"{re.escape(key)}": "([^"]+)"', text)[1]
 
 

@@ -70,6 +70,8 @@ def visits(browser, server):
         for tab, _ in opened.values():
             # Widgets and figures are filled in after load: let every request finish.
             tab.wait_for_load_state("networkidle")
+            # site.js's fixes to Material's page (the search dialog's name) come first.
+            tab.wait_for_function("() => 'siteStarted' in document.documentElement.dataset")
             tab.evaluate(axe_script)
             tab.evaluate(AXE_START, {"resultTypes": ["violations"]})
         for name, (tab, traffic) in opened.items():
