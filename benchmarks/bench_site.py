@@ -3,10 +3,10 @@
     python benchmarks/bench_site.py [--pairs 3] [--baseline ee98185] [--no-serve]
 
 1. A clean `mkdocs build --strict` of a copy of the project, against the build of
-   commit BASELINE (ee98185, the first edition: issue 10's reference) in the same
+   commit BASELINE (by default the first edition, the reference of benchmarks/README.md) in the same
    run. The two copies build in turn, baseline then current, PAIRS times, so that
    the machine's load falls on both alike; printed: every time, both medians and
-   their ratio (issue 10's target: <= 0.7). For the current project also: how its
+   their ratio (the targets are in benchmarks/README.md). For the current project also: how its
    last build splits between the computations (the notebook's one execution is
    one of them), mkdocs-jupyter's rendering of its three pages and the rest of
    MkDocs, the peak memory of the build's process tree (sampled every 20 ms), and
@@ -177,8 +177,7 @@ def compare_builds(current: Path, baseline: Path | None, commit: str, pairs: int
             print(f"clean build, {name:8}: median {statistics.median(seconds):5.1f} s  ({listed})")
     if times["baseline"]:
         ratio = statistics.median(times["current"]) / statistics.median(times["baseline"])
-        print(f"  current / {commit}: {ratio:.2f}x  (issue 10's target <= 0.7x; "
-              f"builds alternated, {pairs} pairs)")
+        print(f"  current / {commit}: {ratio:.2f}x  (builds alternated, {pairs} pairs)")
     else:
         print(f"  no baseline: {commit} is not in this checkout's git history")
     computations = _span(last, "Running computations", "Computations done")
