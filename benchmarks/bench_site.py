@@ -3,10 +3,10 @@
     python benchmarks/bench_site.py [--pairs 3] [--baseline ee98185] [--no-serve]
 
 1. A clean `mkdocs build --strict` of a copy of the project, against the build of
-   commit BASELINE (by default the first edition, the reference of benchmarks/README.md) in the same
-   run. The two copies build in turn, baseline then current, PAIRS times, so that
-   the machine's load falls on both alike; printed: every time, both medians and
-   their ratio (the targets are in benchmarks/README.md). For the current project also: how its
+   commit BASELINE (by default the first edition) in the same run. The two copies
+   build in turn, baseline then current, PAIRS times, so that the machine's load
+   falls on both alike; printed: every time, both medians and their ratio (the
+   targets: benchmarks/README.md). For the current project also: how its
    last build splits between the computations (the notebook's one execution is
    one of them), mkdocs-jupyter's rendering of its three pages and the rest of
    MkDocs, the peak memory of the build's process tree (sampled every 20 ms), and
