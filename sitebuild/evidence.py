@@ -39,7 +39,7 @@ def note(found: Evidence, language: str) -> str:
             raise EvidenceError(f"locales/{language}.toml has no [evidence.quantities] "
                                 f"{measure.quantity!r}")
         value = format_value(measure.value, measure.style, language)
-        bound = format_value(measure.bound, measure.style, language)
+        bound = format_value(measure.bound, measure.bound_style or measure.style, language)
         relation = said["relations"][measure.relation].format(bound=bound)
         parts.append(said["measure"].format(quantity=quantity, value=value, relation=relation))
     text = ". ".join(part[0].upper() + part[1:] for part in parts)

@@ -727,7 +727,7 @@ def basis_change_keeps_scores(values):
     return evidence(
         below("dot_product_change", heads["score_change"], TOLERANCE, "sci1"),
         above("query_change", moved, 0.1, "fix2"),
-        above("det_M_size", abs(heads["det_M"]), TOLERANCE, "sci1"),
+        above("det_M_size", abs(heads["det_M"]), TOLERANCE, "sig2", bound_style="sci1"),
         detail=f"the query moved by {moved:.3g}, the dot products by "
                f"{heads['score_change']:.3g}; det M = {heads['det_M']!r}",
     )
@@ -761,8 +761,8 @@ def value_side_change_keeps_output(values):
     return evidence(
         below("output_change", heads["output_change"], TOLERANCE, "sci1"),
         above("smallest_weight_matrix_change", min(moved.values()), 0.1, "fix2"),
-        above("det_N_size", abs(heads["det_N"]), TOLERANCE, "sci1"),
-        above("det_M_size", abs(heads["det_M"]), TOLERANCE, "sci1"),
+        above("det_N_size", abs(heads["det_N"]), TOLERANCE, "sig2", bound_style="sci1"),
+        above("det_M_size", abs(heads["det_M"]), TOLERANCE, "sig2", bound_style="sci1"),
         detail=f"weights moved by up to {moved}, the layer's output by "
                f"{heads['output_change']:.3g}; det M = {heads['det_M']!r}, "
                f"det N = {heads['det_N']!r}",

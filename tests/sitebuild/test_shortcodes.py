@@ -3,8 +3,10 @@ fault of a page at once, each with its line."""
 
 import pytest
 
-from sitebuild.evidence import note_html
+from sitebuild.claims import Evidence, above
+from sitebuild.evidence import note, note_html
 from sitebuild.heatmaps import level
+from sitebuild.numbers import format_value
 from sitebuild.shortcodes import expand
 from tests.project import DEFAULT, TRANSLATIONS
 
@@ -280,3 +282,11 @@ def test_a_heat_maps_shade_rounds_halves_up_as_the_calculator_does():
     # 0.25 and 0.05 are the weights of four and of twenty equal scores; Math.round in
     # attention-calculator.js takes a half up, and the page must shade as the widget does.
     assert [level(w) for w in (0.0, 0.05, 0.25, 0.349, 0.35, 1.0, 1.2)] == [0, 1, 3, 3, 4, 10, 10]
+
+
+def test_a_note_prints_its_bound_in_the_bound_style_where_one_is_given():
+    """A determinant of 1.5 reads 1.5, its bound 10⁻¹² reads in scientific notation."""
+    found = Evidence((above("det_N_size", 1.5, 1e-12, "sig2", bound_style="sci1"),))
+    text = note(found, DEFAULT)
+    assert format_value(1.5, "sig2", DEFAULT) in text
+    assert format_value(1e-12, "sci1", DEFAULT) in text
