@@ -238,7 +238,7 @@ QUARTER_TURN_ORDER = ("ambiguous", "clue_1", "plain")  # the page's order: "bank
 
 def quarter_turn(data, language, theme, roles) -> Figure:
     """W_Q on the look plane, one panel per kind of word ("bank", the clues, the plain
-    words): its look coordinates x (dashed), the quarter turn clockwise that W_Q gives
+    words): its look coordinates (u, w) (dashed), the quarter turn clockwise that W_Q gives
     them, stretched (a spiral), and its query q = xW_Q (solid), labelled with the
     run's numbers; the fourth corner says which line is which."""
     words = locales.record(language).figures
@@ -276,7 +276,7 @@ def quarter_turn(data, language, theme, roles) -> Figure:
                key.plot([], [], color=theme["ink"], linewidth=1.1)[0],
                key.plot([], [], color=theme["ink"], linewidth=2.2)[0]]
     stretch = data["bank"]["model"]["W_Q"][1][0]
-    names = [f"{words['look']} $x$", words["turn"].format(k=number(stretch, language, None)),
+    names = [f"{words['look']} $(u, w)$", words["turn"].format(k=number(stretch, language, None)),
              f"{words['queries']} $q = xW_Q$"]
     key.legend(handles, names, frameon=False, loc="center", fontsize=8.5,
                handlelength=1.8)
