@@ -352,11 +352,14 @@ def _shadows(ax, s, query, keys, theme, language, roles, limits, ticks) -> None:
         ax.plot([key[0], foot[0]], [key[1], foot[1]], color=colour, linestyle=":",
                 linewidth=1)
         # Plain words' keys point down and left: their (long) label runs right, below.
+        # Any other key's label stands on the far side of the key from the query's line,
+        # clear of the query's arrow.
         below = role == "plain"
+        beneath = not below and q[0] * key[1] - q[1] * key[0] < 0
         ax.annotate(", ".join(_quoted(t, language) for t in tokens), key,
-                    xytext=(-6, -5) if below else (4, 4),
+                    xytext=(-6, -5) if below else (4, -4) if beneath else (4, 4),
                     textcoords="offset points", color=colour, ha="left",
-                    va="top" if below else "bottom", fontsize=9)
+                    va="top" if below or beneath else "bottom", fontsize=9)
     ax.legend(frameon=False, loc="upper right", fontsize=9, handlelength=1.5)
 
 

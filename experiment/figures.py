@@ -365,11 +365,12 @@ LABEL_OFFSET = 16
 
 
 def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool,
-                scheme: Scheme, alpha: float = 1.0) -> None:
+                scheme: Scheme, alpha: float = 1.0, avoid=None) -> None:
     """Keys as points, with every difference between two of them as an edge; each
-    label LABEL_OFFSET points from its key, in the direction, as the view shows them,
-    away from the other keys: clear of the edges and of the markers however the keys
-    lie. Call it once the axes' view and limits are set."""
+    label set off from its key outward, away from the keys' centroid as the view shows
+    them, turned as little as it takes to clear every edge (and those of the keys
+    AVOID, drawn in the same axes) and every other key. Call it once the axes' view
+    and limits are set."""
     keys = np.asarray(keys)
     for i, j in itertools.combinations(range(len(keys)), 2):
         ax.plot(*zip(keys[i], keys[j], strict=True), color=colour, linestyle=linestyle,
@@ -377,20 +378,58 @@ def _keys_drawn(ax, keys, colour: str, linestyle: str, marker: str, labels: bool
     ax.scatter(*keys.T, color=colour, marker=marker, s=22, depthshade=False, alpha=alpha,
                zorder=3)
     if labels:
-        x, y, _ = proj3d.proj_transform(*keys.T, ax.get_proj())
-        seen = np.column_stack([x, y])  # the keys where the view puts them
-        scale = float(np.ptp(seen, axis=0).max()) or 1.0
+        ax.figure.draw_without_rendering()  # the layout first: it sets where keys fall
+        seen = _on_screen(ax, keys)
+        drawn = np.column_stack(proj3d.proj_transform(*keys.T, ax.get_proj())[:2])
+        others = [seen] + ([] if avoid is None else [_on_screen(ax, np.asarray(avoid))])
+        edges = [(group[i], group[j]) for group in others
+                 for i, j in itertools.combinations(range(len(group)), 2)]
+        points = np.vstack(others)
+        centre, spots = seen.mean(axis=0), []
         for i, at in enumerate(seen):
-            away = (at - seen.mean(axis=0)) / scale
-            for j, other in enumerate(seen):
-                if j != i:
-                    apart = (at - other) / scale
-                    away += apart / max(float(apart @ apart), 1e-3)
-            away /= max(float(np.linalg.norm(away)), 1e-12)
-            ax.annotate(subscript("k", i + 1), xy=tuple(at), xycoords="data",
-                        xytext=tuple(LABEL_OFFSET * away), textcoords="offset points",
+            offset = _label_offset(at, at - centre, edges, points, spots)
+            spots.append(at + offset)
+            ax.annotate(subscript("k", i + 1), xy=tuple(drawn[i]),
+                        xycoords="data", xytext=tuple(offset), textcoords="offset points",
                         color=scheme.foreground, fontstyle="italic", ha="center",
                         va="center", fontsize=LABEL_SIZE)
+
+
+def _on_screen(ax, points) -> np.ndarray:
+    """3-D POINTS where ax's view draws them, in points (1/72 inch) on the figure."""
+    x, y, _ = proj3d.proj_transform(*np.asarray(points).T, ax.get_proj())
+    return ax.transData.transform(np.column_stack([x, y])) * 72 / ax.figure.dpi
+
+
+def _segment_distance(point, a, b) -> float:
+    """The distance from POINT to the segment from A to B."""
+    along = b - a
+    t = float(np.clip((point - a) @ along / max(float(along @ along), 1e-12), 0.0, 1.0))
+    return float(np.linalg.norm(point - (a + t * along)))
+
+
+def _label_offset(at, outward, edges, points, labels) -> np.ndarray:
+    """The offset, in points, of a label for the key AT: of the directions nearest
+    OUTWARD first, and of LABEL_OFFSET before longer reaches, the first whose label
+    clears every edge and every point other than AT by about half a label, and the
+    LABELS placed before it by a label; failing that, the one clearing them most."""
+    heading = float(np.arctan2(outward[1], outward[0])) if np.any(outward) else np.pi / 2
+    turns = sorted(np.radians(np.arange(-180, 180, 15)), key=abs)
+    best, best_clear = None, -np.inf
+    for reach in (LABEL_OFFSET, 1.3 * LABEL_OFFSET, 1.6 * LABEL_OFFSET):
+        for turn in turns:
+            offset = reach * np.array([np.cos(heading + turn), np.sin(heading + turn)])
+            spot = at + offset
+            clear = min([_segment_distance(spot, a, b) for a, b in edges]
+                        + [float(np.linalg.norm(spot - p)) for p in points
+                           if np.linalg.norm(p - at) > 1e-6]
+                        + [float(np.linalg.norm(spot - label)) - 0.6 * LABEL_SIZE
+                           for label in labels])
+            if clear >= 0.75 * LABEL_SIZE:
+                return offset
+            if clear > best_clear:
+                best, best_clear = offset, clear
+    return best
 
 
 def _right_angle(ax, corner, along_plane, normal, colour: str, size: float = 0.25) -> None:
@@ -473,8 +512,8 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
 
 
 def fig_learned_keys_geometry(results: dict, scheme: Scheme, narrow: bool = False) -> Figure:
-    """Each learned-keys seed's keys (coloured, labelled) against the fixed ones (grey,
-    dotted), in that seed's own query coordinates, and the fixed keys in that seed's
+    """Each learned-keys seed's keys (coloured, solid, labelled) against the fixed ones
+    (grey, dotted), in that seed's own query coordinates, and the fixed keys in that seed's
     basis, K M^-T + c, as rings around them: one panel per seed, side by side or
     stacked (NARROW)."""
     fixed = np.asarray(results["fixed_keys"])  # (4, 3)
@@ -495,8 +534,9 @@ def fig_learned_keys_geometry(results: dict, scheme: Scheme, narrow: bool = Fals
         # in them.
         ax.scatter(*np.asarray(seed["mapped_fixed_keys"]).T, s=110, facecolors="none",
                    edgecolors=scheme.foreground, linewidths=1.0, depthshade=False)
-        _keys_drawn(ax, learned, colour, SEED_LINESTYLES[k % len(SEED_LINESTYLES)],
-                    SEED_MARKERS[k % len(SEED_MARKERS)], True, scheme)
+        # Solid for every seed, told apart by colour and marker: dotted is the fixed keys'.
+        _keys_drawn(ax, learned, colour, "-", SEED_MARKERS[k % len(SEED_MARKERS)], True,
+                    scheme, avoid=fixed)
         ax.text2D(0.02, 0.92, f"s = {seed['seed']}", transform=ax.transAxes,
                   fontstyle="italic", color=scheme.foreground, fontsize=LABEL_SIZE)
     return fig

@@ -474,11 +474,40 @@ def _overlap(a, b) -> bool:
     return not (a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2])
 
 
+MOVE = """(widget) => { const line = widget.querySelector('.calculator__move');
+  const at = (name) => Number(line.getAttribute(name));
+  return [[at('x1'), -at('y1')], [at('x2'), -at('y2')]]; }"""
+
+
+def uncrossed(page) -> None:
+    """No label of the sense plane lies across the arrow of the move of "bank"."""
+    texts = page.locator(WIDGET).evaluate(LABELS)
+    moved = page.locator(WIDGET).evaluate(MOVE)
+    assert not any(_crosses(box, moved) for text, *box in texts if text.strip()), (texts, moved)
+
+
+def _crosses(box, segment) -> bool:
+    """Whether SEGMENT ([[x1, y1], [x2, y2]]) runs through BOX ([x0, x1, y0, y1])."""
+    (ax, ay), (bx, by) = segment
+    low, high = 0.0, 1.0
+    for start, step, lo, hi in ((ax, bx - ax, box[0], box[1]), (ay, by - ay, box[2], box[3])):
+        if step == 0:
+            if not lo <= start <= hi:
+                return False
+        else:
+            ta, tb = (lo - start) / step, (hi - start) / step
+            low, high = max(low, min(ta, tb)), min(high, max(ta, tb))
+    return low <= high
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_sense_planes_labels_name_what_they_mark_and_never_overlap(open_site_page,
                                                                        language):
-    """The value of "bank" and where "bank" lands are told apart by their labels, and no
-    two labels lie on each other, undecided "bank" (its h on its own value) included."""
+    """The value of "bank" and where "bank" lands are told apart by their labels, no
+    two labels lie on each other, undecided "bank" (its h on its own value) included,
+    and the arrow of the move of "bank" runs through none where the plane leaves a label
+    room beside it: not where "bank" moves up the money axis to the plane's top, right
+    of the clue's value, whose label then has no spot inside the plane off the arrow."""
     page, _ = open_site_page(language, "attention/")
     page.wait_for_selector(WIDGET)
     words = json.loads(page.locator("#site-language").text_content())["words"]["calculator"]
@@ -493,6 +522,7 @@ def test_the_sense_planes_labels_name_what_they_mark_and_never_overlap(open_site
         assert "h" in shown
         boxes = [box for text, *box in texts if text.strip()]
         assert not any(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]), texts
+    uncrossed(page)  # the second composition, undecided "bank"
 
 
 def test_the_planes_have_ticks_and_named_axes(open_site_page):

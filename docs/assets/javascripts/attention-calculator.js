@@ -490,8 +490,10 @@ function renderPlanes(dom, words, bank, state, stages) {
   point(dom.sense.move, stages.sense, ["x2", "y2"]);
   point(dom.sense.end, stages.sense);
   dom.sense.endLabel.textContent = fill(words.landed, { w: state.words[a][0] });
-  // Where "bank" lands first, then h, then the values: each clear of those before it.
-  placeLabels([[dom.sense.endLabel, stages.sense], [dom.sense.hLabel, stages.h], ...labels]);
+  // Where "bank" lands first, then h, then the values: each clear of those before it
+  // and of the move's arrow and h's.
+  placeLabels([[dom.sense.endLabel, stages.sense], [dom.sense.hLabel, stages.h], ...labels],
+              [[start, stages.sense], [[0, 0], stages.h]]);
 }
 
 function renderTasks(dom, words, state, done) {

@@ -59,23 +59,59 @@ const inside = ([x0, x1, y0, y1]) => x0 >= 0.02 && x1 <= LIMIT && y0 >= 0.02 && 
 const offDiagonal = ([x0, x1, y0, y1]) => x1 < y0 || y1 < x0;
 const apart = (a, b) => a[1] <= b[0] || b[1] <= a[0] || a[3] <= b[2] || b[3] <= a[2];
 
+/** Whether the segment from A to B crosses the box [x0, x1, y0, y1]: the part of it
+    left once clipped to the box's x range, then its y range, is not empty. */
+function crosses([x0, x1, y0, y1], [[ax, ay], [bx, by]]) {
+  let [t0, t1] = [0, 1];
+  for (const [from, step, low, high] of [[ax, bx - ax, x0, x1], [ay, by - ay, y0, y1]]) {
+    if (step === 0) {
+      if (from < low || from > high) return false;
+    } else {
+      const [ta, tb] = [(low - from) / step, (high - from) / step];
+      t0 = Math.max(t0, Math.min(ta, tb));
+      t1 = Math.min(t1, Math.max(ta, tb));
+    }
+  }
+  return t0 <= t1;
+}
+
 /** Each of LABELS ([label, [x, y]], in order of importance) beside its point, at the
-    first spot that keeps it inside the plane, off the diagonal and clear of the labels
-    placed before it; where none does, at the first spot inside the plane. */
-export function placeLabels(labels) {
+    first spot that keeps it inside the plane, off the diagonal, clear of the labels
+    placed before it and uncrossed by SEGMENTS ([[x1, y1], [x2, y2]] each, the lines
+    drawn in the plane); where none does, at the first that meets all but the last,
+    and where none does that, at the first spot inside the plane. Where a
+    label finds no such spot, the labels are placed once more with the ones that found
+    none first, and that second try stands if it leaves fewer without one. */
+export function placeLabels(labels, segments = []) {
+  const missed = place(labels, segments);
+  if (!missed.length) return;
+  const again = [...missed, ...labels.filter((entry) => !missed.includes(entry))];
+  if (place(again, segments).length >= missed.length) place(labels, segments);
+}
+
+/** placeLabels' one try, in the order of LABELS: the entries that found no spot. */
+function place(labels, segments) {
   const placed = [];
-  labels.forEach(([label, [x, y]]) => {
+  const missed = [];
+  labels.forEach((entry) => {
+    const [label, [x, y]] = entry;
     const at = ([dx, dy, anchor, down]) => {
       label.setAttribute("x", x + dx);
       label.setAttribute("y", -(y + dy) + down);
       label.setAttribute("text-anchor", anchor);
       return box(label);
     };
-    const fits = (spot) => {
+    const fits = (avoided) => (spot) => {
       const b = at(spot);
-      return inside(b) && offDiagonal(b) && placed.every((other) => apart(b, other));
+      return inside(b) && offDiagonal(b) && placed.every((other) => apart(b, other))
+        && !avoided.some((segment) => crosses(b, segment));
     };
-    const spot = SPOTS.find(fits) || SPOTS.find((s) => inside(at(s))) || SPOTS[0];
+    let spot = SPOTS.find(fits(segments));
+    if (!spot) {
+      missed.push(entry);
+      spot = SPOTS.find(fits([])) || SPOTS.find((s) => inside(at(s))) || SPOTS[0];
+    }
     placed.push(at(spot));
   });
+  return missed;
 }
