@@ -484,7 +484,7 @@ def fig_key_geometry(results: dict, scheme: Scheme) -> Figure:
     _tetrahedron_axes(three, scheme, limit, names=False)
     three.computed_zorder = False  # drawn in order: the plane, the triangle on it, u on top
     centre = fixed[:3].mean(axis=0)
-    # Looking along the median from k1, so that the three keys stand apart on screen.
+    # The view runs along the median from k1: from there the three keys stand apart.
     median = (fixed[0] - centre) / np.linalg.norm(fixed[0] - centre)
     tilt = np.radians(EDGE_ON_TILT)
     _look_from(three, np.cos(tilt) * median + np.sin(tilt) * direction, direction)

@@ -85,6 +85,22 @@ def move(page, j: int, tip) -> None:
         sliders(page).nth(c).fill(str(value))
 
 
+def drag(page, plane, start, end) -> None:
+    """Drag on the look PLANE from START to END, in plane coordinates (y up; the plane
+    shows [-3.8, 3.8] on each axis)."""
+    plane.scroll_into_view_if_needed()
+    box = plane.bounding_box()
+    scale = box["width"] / 7.6
+
+    def at(x, y):
+        return box["x"] + (x + 3.8) * scale, box["y"] + (3.8 - y) * scale
+
+    page.mouse.move(*at(*start))
+    page.mouse.down()
+    page.mouse.move(*at(*end), steps=5)
+    page.mouse.up()
+
+
 def set_controls(page, temperature: float, causal: bool) -> None:
     sliders(page).nth(2).fill(str(temperature))
     checkbox = page.locator(f"{WIDGET} input[type=checkbox]")
@@ -172,17 +188,7 @@ def test_the_keyboard_moves_every_control(open_site_page):
 def test_dragging_an_arrow_head_moves_that_arrow(open_site_page):
     page, traffic = open_site_page(DEFAULT, "attention/")
     plane = page.locator(f"{WIDGET} .calculator__plane")
-    plane.scroll_into_view_if_needed()
-    box = plane.bounding_box()
-    scale = box["width"] / 7.6  # the plane shows [-3.8, 3.8] on each axis
-
-    def at(x, y):  # plane coordinates (y up) to the screen
-        return box["x"] + (x + 3.8) * scale, box["y"] + (3.8 - y) * scale
-
-    page.mouse.move(*at(3.0, 0.0))  # the head of "bank"'s query
-    page.mouse.down()
-    page.mouse.move(*at(1.5, 1.5), steps=5)
-    page.mouse.up()
+    drag(page, plane, (3.0, 0.0), (1.5, 1.5))  # the head of "bank"'s query
     # Chromium hands pointer moves to the page with its next frames, which on a busy
     # machine can come after mouse.up() has returned: give the drag time to arrive.
     page.wait_for_function(
@@ -417,19 +423,8 @@ def test_on_a_phone_every_arrow_has_a_fingers_target_and_drags_by_it(open_site_p
     targets = page.locator(WIDGET).evaluate(TARGETS)
     assert len(targets) == len(state(page)["words"]) + 1  # "bank"'s own key too
     assert all(min(reach) >= FINGER for _, reach in targets), targets
-    plane = page.locator(f"{WIDGET} .calculator__plane")
-    plane.scroll_into_view_if_needed()
-    box = plane.bounding_box()
-    scale = box["width"] / 7.6
-
-    def at(x, y):
-        return box["x"] + (x + 3.8) * scale, box["y"] + (3.8 - y) * scale
-
     # Taken a little off its handle, within reach: the clue's key, from [1, 0] to [2, 1].
-    page.mouse.move(*at(1.35, -0.2))
-    page.mouse.down()
-    page.mouse.move(*at(2.0, 1.0), steps=5)
-    page.mouse.up()
+    drag(page, page.locator(f"{WIDGET} .calculator__plane"), (1.35, -0.2), (2.0, 1.0))
     page.wait_for_function(
         "(s) => { const [x, y] = JSON.parse(document.querySelector(s).dataset.state).K[2];"
         " return Math.abs(x - 2) < 0.11 && Math.abs(y - 1) < 0.11; }", arg=WIDGET)
